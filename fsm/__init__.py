@@ -1,0 +1,17 @@
+"""fsm: the reference state machine for triggered actions in tabletop combat.
+
+Build an :class:`Encounter`, feed it steps, read verdicts::
+
+    from fsm import Encounter
+    enc = Encounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes")])
+    enc.step({"actor": "orc", "do": "standard"})          # allowed
+    enc.step({"actor": "ayla", "do": "interrupt"})        # allowed
+    enc.step({"actor": "ayla", "do": "interrupt"})        # rejected: immediate-used-this-round
+"""
+
+from .encounter import ALLOWED, GM_VERDICT, REJECTED, Encounter, StepError, Verdict
+from .rulesets import RULESETS
+
+__all__ = ["Encounter", "Verdict", "StepError", "RULESETS", "ALLOWED", "REJECTED",
+           "GM_VERDICT"]
+__version__ = "0.1.0"

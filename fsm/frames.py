@@ -1,0 +1,123 @@
+"""The data an encounter carries: combatants with their budgets, and action frames.
+
+Everything here is plain data with cheap copies, so that a step the rules
+reject can be undone exactly (snapshot / restore) without copying the
+``transitions`` machine. Nothing in this module decides a rule: the guards in
+:mod:`fsm.guards` read these values and the effects in :mod:`fsm.effects`
+change them.
+"""
+
+from __future__ import annotations
+
+PENDING = "pending"    # the frame's current part has been declared, not resolved
+RESOLVED = "resolved"  # the frame's current part has resolved
+
+# Outcomes of a frame once it is finished.
+DONE = "resolved"
+LOST = "lost"
+DISRUPTED = "disrupted"
+
+# Kinds of frame that are not actions but moments of the turn.
+TURN_START = "turn-start"
+TURN_END = "turn-end"
+EVENT = "event"
+TURN_KINDS = frozenset({TURN_START, TURN_END})
+
+
+class Frame:
+    """One entry of the action stack: an action, a response or an event.
+
+    A frame is a trigger too: responses name the frame they answer. ``parts``
+    splits an action into the pieces a reaction may fall between (squares of
+    a move, attack rolls of a multi-attack power, actions of an activity).
+    """
+
+    __slots__ = (
+        "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
+        "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
+        "name", "closed", "step",
+    )
+
+    def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
+                 labels=("",), parent=None, turn=0, cost=0, moving=False,
+                 name=None, step=0, phase=PENDING):
+        self.id = id
+        self.owner = owner
+        self.kind = kind
+        self.response = response
+        self.parts = parts
+        self.done = 0
+        self.phase = phase
+        self.outcome = None
+        self.provokes = provokes
+        self.labels = labels
+        self.parent = parent
+        self.turn = turn
+        self.cost = cost
+        self.interrupted = False
+        self.moving = moving
+        self.name = name
+        self.closed = False
+        self.step = step
+
+    @property
+    def finished(self) -> bool:
+        """True once the frame has resolved completely, been lost or disrupted."""
+        return self.outcome is not None
+
+    @property
+    def between_parts(self) -> bool:
+        """True when a part has resolved and more parts remain."""
+        return self.outcome is None and self.phase == RESOLVED and self.done < self.parts
+
+    def copy(self) -> "Frame":
+        twin = Frame.__new__(Frame)
+        for slot in Frame.__slots__:
+            setattr(twin, slot, getattr(self, slot))
+        return twin
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return (f"Frame({self.id!r}, {self.kind}, owner={self.owner}, "
+                f"{self.phase} {self.done}/{self.parts}, outcome={self.outcome})")
+
+
+class Fighter:
+    """A combatant and every budget either ruleset keeps for it."""
+
+    __slots__ = (
+        "id", "side",
+        # D&D 4e: action slots of the current (or next) own turn
+        "standard", "move", "minor",
+        "immediate_used", "immediate_turn", "opportunity_turn",
+        "free_turn", "free_count", "readied", "readied_turn",
+        # Pathfinder 2e
+        "actions", "actions_max", "reactions", "reactions_max",
+        # both
+        "turns_started",
+    )
+
+    def __init__(self, id: str, side: str, *, actions: int = 3, reactions: int = 1):
+        self.id = id
+        self.side = side
+        self.standard = 1
+        self.move = 1
+        self.minor = 1
+        self.immediate_used = False
+        self.immediate_turn = -1
+        self.opportunity_turn = -1
+        self.free_turn = -1
+        self.free_count = 0
+        self.readied = None
+        self.readied_turn = -1
+        self.actions = actions
+        self.actions_max = actions
+        self.reactions = reactions
+        self.reactions_max = reactions
+        self.turns_started = 0
+
+    def values(self) -> tuple:
+        return tuple(getattr(self, slot) for slot in Fighter.__slots__)
+
+    def restore(self, values: tuple) -> None:
+        for slot, value in zip(Fighter.__slots__, values):
+            setattr(self, slot, value)

@@ -1,0 +1,288 @@
+"""Scenarios: load a file in the step format, replay it, check its expectations.
+
+The same format serves ``fsm check`` scenarios, conformance vectors and
+(one object per line) an engine's event log. See ``spec/FORMAT.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from .encounter import Encounter, StepError, Verdict
+from .rulesets import RULESETS
+
+FORMAT = 1
+TOP_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "options",
+              "rules", "combatants", "initiative", "steps", "comment", "tags"}
+EXPECT_FIELDS = {"verdict", "reason", "rules", "budgets", "resolved", "lost", "disrupted",
+                 "state", "round", "active", "initiative", "stack", "notes"}
+MAX_BYTES = 8 * 1024 * 1024
+
+
+class InputError(Exception):
+    """Bad input: one line naming the file, the step and what is wrong."""
+
+    def __init__(self, path, message, step=None, line=None, column=None):
+        self.path = path
+        self.message = message
+        self.step = step
+        self.line = line
+        self.column = column
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = str(self.path)
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        if self.step is not None:
+            where += f": step {self.step}"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class StepResult:
+    index: int
+    data: dict
+    verdict: Verdict
+    facts: dict
+    failures: list = field(default_factory=list)
+
+
+@dataclass
+class Replay:
+    doc: dict
+    path: str
+    encounter: Encounter
+    results: list
+
+    @property
+    def failures(self) -> list:
+        return [(r.index, msg) for r in self.results for msg in r.failures]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def load(path) -> dict:
+    """Read a scenario from JSON or YAML (chosen by the file's extension)."""
+    return load_source(path)[0]
+
+
+def load_source(path) -> tuple[dict, dict]:
+    """Read a scenario and where each of its steps starts: (doc, {index: (line, col)})."""
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+    if size > MAX_BYTES:
+        raise InputError(path, f"file is {size} bytes; scenarios are limited to {MAX_BYTES}")
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text (byte {exc.start})") from None
+    lines: dict = {}
+    return parse_text(text, path, lines), lines
+
+
+def parse_text(text: str, path="<input>", lines: dict | None = None) -> dict:
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext in (".yaml", ".yml"):
+        from .yamlsafe import load_yaml
+        return load_yaml(text, path, lines)
+    depth = _json_depth(text)
+    if depth > MAX_DEPTH:
+        raise InputError(path, f"JSON nested deeper than {MAX_DEPTH} levels; refused")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"invalid JSON: {exc.msg}", line=exc.lineno,
+                         column=exc.colno) from None
+    if lines is not None:
+        lines.update(_json_step_lines(text))
+    return doc
+
+
+MAX_DEPTH = 64
+
+
+def _json_depth(text: str) -> int:
+    """Deepest nesting of a JSON text, strings skipped (checked before parsing)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _json_step_lines(text: str) -> dict:
+    """Line and column where each element of the top-level "steps" list starts."""
+    out = {}
+    depth = 0
+    in_string = escaped = False
+    line, col = 1, 0
+    last_key = None
+    string_start = 0
+    in_steps = False
+    expecting = False
+    index = 0
+    for pos, ch in enumerate(text):
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+                if depth == 1:
+                    last_key = text[string_start + 1:pos]
+            continue
+        if in_steps and expecting and depth == 2 and not ch.isspace() and ch not in ",]":
+            index += 1
+            out[index] = (line, col)
+            expecting = False
+        if ch == '"':
+            in_string = True
+            string_start = pos
+        elif ch in "[{":
+            depth += 1
+            if depth == 2 and ch == "[" and last_key == "steps":
+                in_steps, expecting = True, True
+        elif ch in "]}":
+            depth -= 1
+            if depth == 1:
+                in_steps = False
+        elif ch == "," and in_steps and depth == 2:
+            expecting = True
+        elif ch == ":" and depth == 1:
+            pass
+        elif ch == "," and depth == 1:
+            last_key = None
+    return out
+
+
+def check_document(doc, path) -> None:
+    """Check the top level of a scenario (steps are checked as they replay)."""
+    if not isinstance(doc, dict):
+        raise InputError(path, f"a scenario is an object, not {type(doc).__name__}")
+    for key in doc:
+        if key not in TOP_FIELDS:
+            raise InputError(path, f"unknown top-level field {key!r}")
+    if doc.get("format") != FORMAT:
+        raise InputError(path, f"'format' must be {FORMAT}, not {doc.get('format')!r}")
+    ruleset = doc.get("ruleset")
+    if ruleset not in RULESETS:
+        raise InputError(path, f"'ruleset' must be one of {', '.join(RULESETS)}, "
+                               f"not {ruleset!r}")
+    if not isinstance(doc.get("combatants"), list):
+        raise InputError(path, "'combatants' must be a list of {id, side} objects")
+    steps = doc.get("steps")
+    if not isinstance(steps, list):
+        raise InputError(path, "'steps' must be a list")
+    if "options" in doc and not isinstance(doc["options"], dict):
+        raise InputError(path, "'options' must be an object")
+    if "initiative" in doc and not isinstance(doc["initiative"], list):
+        raise InputError(path, "'initiative' must be a list of combatant ids")
+
+
+def build(doc, path) -> Encounter:
+    check_document(doc, path)
+    for i, c in enumerate(doc["combatants"], 1):
+        if not isinstance(c, dict):
+            raise InputError(path, f"combatant {i} must be an object with id and side")
+        extra = set(c) - {"id", "side", "name", *RULESETS[doc["ruleset"]].combatant_fields}
+        if extra:
+            raise InputError(path, f"combatant {c.get('id', i)}: unknown field "
+                                   f"{sorted(extra)[0]!r}")
+    try:
+        return Encounter(doc["ruleset"], doc["combatants"], doc.get("initiative"),
+                         doc.get("options"))
+    except StepError as exc:
+        raise InputError(path, str(exc)) from None
+
+
+def compare(expect, verdict: Verdict, facts: dict) -> list[str]:
+    """Every way the outcome differs from ``expect`` (empty when it holds)."""
+    out = []
+    if "verdict" in expect and expect["verdict"] != verdict.verdict:
+        got = verdict.verdict + (f" ({verdict.reason})" if verdict.reason else "")
+        out.append(f"expected {expect['verdict']}, got {got}")
+    if "reason" in expect and expect["reason"] != verdict.reason:
+        out.append(f"expected reason {expect['reason']}, got {verdict.reason}")
+    for rule in expect.get("rules", ()):
+        if rule not in verdict.rules:
+            out.append(f"expected rule {rule} cited, got {', '.join(verdict.rules) or 'none'}")
+    for who, wanted in (expect.get("budgets") or {}).items():
+        have = facts["budgets"].get(who)
+        if have is None:
+            out.append(f"budgets: unknown combatant {who}")
+            continue
+        for key, value in wanted.items():
+            if have.get(key, "<absent>") != value:
+                out.append(f"budget {who}.{key}: expected {value!r}, got {have.get(key)!r}")
+    for key in ("resolved", "lost", "disrupted", "state", "round", "active", "initiative",
+                "stack"):
+        if key in expect and expect[key] != facts[key]:
+            out.append(f"{key}: expected {expect[key]!r}, got {facts[key]!r}")
+    return out
+
+
+def check_expect(expect, path, index):
+    if not isinstance(expect, dict):
+        raise InputError(path, "'expect' must be an object", step=index)
+    for key in expect:
+        if key not in EXPECT_FIELDS:
+            raise InputError(path, f"unknown expectation {key!r}", step=index)
+    if "verdict" in expect and expect["verdict"] not in ("allowed", "rejected", "gm"):
+        raise InputError(path, "expected verdict must be allowed, rejected or gm", step=index)
+
+
+def replay(doc, path="<scenario>", encounter: Encounter | None = None,
+           lines: dict | None = None) -> Replay:
+    """Replay every step; raise InputError at the first malformed one."""
+    enc = encounter or build(doc, path)
+    results = []
+    for index, data in enumerate(doc["steps"], 1):
+        results.append(play_step(enc, data, path, index, lines))
+    return Replay(doc, str(path), enc, results)
+
+
+def play_step(enc, data, path, index, lines=None) -> StepResult:
+    line, column = (lines or {}).get(index, (None, None))
+    try:
+        if isinstance(data, dict) and "expect" in data:
+            check_expect(data["expect"], path, index)
+        verdict = enc.step(data)
+    except InputError as exc:
+        exc.line, exc.column = line, column
+        raise
+    except StepError as exc:
+        raise InputError(path, str(exc), step=index, line=line, column=column) from None
+    facts = enc.facts()
+    failures = compare(data.get("expect") or {}, verdict, facts) if isinstance(data, dict) else []
+    return StepResult(index, data, verdict, facts, failures)

@@ -1,0 +1,87 @@
+"""YAML for hand-written scenarios, with limits against hostile documents.
+
+The document is composed into nodes first; before anything is constructed,
+the expanded size (aliases counted every time they are used) and the depth
+are bounded, so an alias bomb or a deeply nested file is refused with one
+line instead of eating memory. Line and column of every step are kept for
+error messages.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+
+def _measure(node, path):
+    from .scenario import InputError
+
+    sizes = {}
+    stack = [(node, 1, False)]
+    while stack:
+        current, depth, children_done = stack.pop()
+        if depth > MAX_DEPTH:
+            raise InputError(path, f"document nested deeper than {MAX_DEPTH} levels",
+                             line=current.start_mark.line + 1)
+        key = id(current)
+        if isinstance(current, yaml.ScalarNode):
+            sizes[key] = 1
+            continue
+        if isinstance(current, yaml.SequenceNode):
+            kids = list(current.value)
+        else:
+            kids = [k for pair in current.value for k in pair]
+        if children_done:
+            total = 1 + sum(sizes[id(k)] for k in kids)
+            if total > MAX_NODES:
+                raise InputError(path, f"document expands to more than {MAX_NODES} values "
+                                       f"(aliases included); refused",
+                                 line=current.start_mark.line + 1)
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        stack.append((current, depth, True))
+        for k in kids:
+            if id(k) not in sizes:
+                stack.append((k, depth + 1, False))
+    return sizes[id(node)]
+
+
+def load_yaml(text: str, path, lines: dict | None = None):
+    """Parse ``text``; fill ``lines`` with step index -> (line, column) when given."""
+    from .scenario import InputError
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        raise InputError(path, f"invalid YAML: {exc.problem}",
+                         line=mark.line + 1 if mark else None,
+                         column=mark.column + 1 if mark else None) from None
+    except yaml.YAMLError as exc:
+        raise InputError(path, f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise InputError(path, f"document nested deeper than {MAX_DEPTH} levels") from None
+    if node is None:
+        raise InputError(path, "the file is empty")
+    _measure(node, path)
+    if lines is not None and isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "steps" and isinstance(value, yaml.SequenceNode):
+                for i, item in enumerate(value.value, 1):
+                    lines[i] = (item.start_mark.line + 1, item.start_mark.column + 1)
+    try:
+        return _construct(node)
+    except yaml.YAMLError as exc:
+        raise InputError(path, f"invalid YAML: {exc}") from None
+
+
+def _construct(node):
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
