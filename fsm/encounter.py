@@ -56,6 +56,12 @@ class Verdict:
     notes: tuple = ()
     seen: dict = field(default_factory=dict)
     says: str | None = None
+    target_id: str | None = None
+
+    @property
+    def target(self) -> str | None:
+        """The id of the trigger answered, or of the frame resolved, lost or disrupted."""
+        return self.target_id
 
     @property
     def allowed(self) -> bool:
@@ -365,7 +371,10 @@ class Encounter:
                 self.restore(snap)
             self.steps_seen -= 1
             raise
-        return self._decide(st, snap)
+        verdict = self._decide(st, snap)
+        if st.target is not None:
+            verdict.target_id = st.target.id
+        return verdict
 
     def _decide(self, st, snap) -> Verdict:
         self._failures.clear()

@@ -1,0 +1,142 @@
+"""`fsm check`: replays, exit codes, and bad input in one line."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fsm.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((ROOT / "spec" / "scenarios").glob("*.json")) + \
+    sorted((ROOT / "spec" / "scenarios").glob("*.yaml"))
+
+BASE = {
+    "format": 1, "ruleset": "dnd4e",
+    "combatants": [{"id": "orc", "side": "monsters"}, {"id": "ayla", "side": "heroes"}],
+    "steps": [{"actor": "orc", "do": "standard"}],
+}
+
+
+def _write(tmp_path, doc, name="s.json"):
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_every_shipped_scenario_passes(path, capsys):
+    """Each scenario in spec/scenarios replays with every expectation holding."""
+    assert main(["check", "--color", "never", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "every expectation holds" in out
+
+
+@pytest.mark.rule("4E-EX-SHIFT")
+def test_the_shift_away_example_replays(capsys):
+    """The text's shift-away example: the interrupt makes the melee attack lost."""
+    path = ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json"
+    assert main(["check", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["verdict"] for s in report["steps"]] == \
+        ["allowed", "allowed", "allowed", "allowed", "rejected"]
+
+
+@pytest.mark.rule("4E-EX-DOUBLE")
+def test_the_double_attack_example_replays(capsys):
+    """The text's double attack: a reaction between the two attack rolls."""
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
+    assert main(["check", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"][3]["verdict"] == "allowed"
+    assert report["steps"][1]["reason"] == "trigger-not-resolved"
+
+
+@pytest.mark.rule("4E-EX-REACH")
+def test_the_entering_reach_example_replays(capsys):
+    """The text's movement example: the reaction comes mid-move, after a square."""
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-breaks-into-movement.json"
+    assert main(["check", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"][1]["reason"] == "moved-less-than-one-square"
+    assert report["steps"][6]["verdict"] == "allowed"
+
+
+def test_a_failed_expectation_exits_1(tmp_path, capsys):
+    """An expectation that does not hold is reported and the exit status is 1."""
+    doc = dict(BASE, steps=[{"actor": "orc", "do": "standard",
+                             "expect": {"verdict": "rejected"}}])
+    assert main(["check", "--color", "never", _write(tmp_path, doc)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL expected rejected, got allowed" in out
+
+
+def test_json_output_is_machine_readable(tmp_path, capsys):
+    """--json prints each step's verdict, reason and rules."""
+    doc = dict(BASE, steps=[{"actor": "ayla", "do": "standard"}])
+    assert main(["check", "--json", _write(tmp_path, doc)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"][0]["reason"] == "not-your-turn"
+    assert report["steps"][0]["rules"] == ["4E-STANDARD"]
+
+
+MALFORMED = {
+    "not json": "{not json",
+    "not an object": "[1, 2]",
+    "wrong format": dict(BASE, format=2),
+    "unknown ruleset": dict(BASE, ruleset="dnd5e"),
+    "unknown combatant": dict(BASE, steps=[{"actor": "zed", "do": "standard"}]),
+    "unknown step kind": dict(BASE, steps=[{"actor": "orc", "do": "bonus"}]),
+    "resolve with nothing pending": dict(BASE, steps=[{"do": "resolve"}]),
+    "bad squares": dict(BASE, steps=[{"actor": "orc", "do": "move", "squares": 0}]),
+    "unknown option": dict(BASE, options={"fast": True}),
+    "unknown trigger id": dict(BASE, steps=[{"actor": "orc", "do": "standard"},
+                                            {"actor": "ayla", "do": "interrupt",
+                                             "to": "nope"}]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_input_gets_one_line_and_exit_2(name, tmp_path, capsys):
+    """Bad input: exit 2, one line naming the file, no traceback."""
+    path = _write(tmp_path, MALFORMED[name])
+    assert main(["check", path]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(path)
+    assert "Traceback" not in err
+
+
+def test_malformed_step_names_the_step(tmp_path, capsys):
+    """The error line carries the step number and its line in the file."""
+    doc = json.dumps(dict(BASE, steps=[{"actor": "orc", "do": "standard"},
+                                       {"actor": "zed", "do": "interrupt"}]), indent=1)
+    path = _write(tmp_path, doc)
+    assert main(["check", path]) == 2
+    err = capsys.readouterr().err.strip()
+    assert ": step 2: unknown combatant 'zed'" in err
+    line = err.split(":")[1]
+    assert line.isdigit() and doc.splitlines()[int(line) - 1].strip().startswith("{")
+
+
+def test_missing_file_exits_2(capsys):
+    """A file that does not exist is bad input."""
+    assert main(["check", "/nonexistent/scenario.json"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_python_dash_m_fsm_runs_the_cli():
+    """`python -m fsm check` works as the console script does."""
+    path = ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json"
+    proc = subprocess.run([sys.executable, "-m", "fsm", "check", str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "lose" in proc.stdout
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    """Without a command, the help is printed."""
+    assert main([]) == 2
+    assert "fsm" in capsys.readouterr().out

@@ -1,0 +1,92 @@
+"""Every (phase, step kind) pair the table does not list is refused cleanly.
+
+For each ruleset, phase and player step kind: if the table has a row for the
+pair, the step is decided by it; if it has a refusal row, the step is
+rejected; otherwise the machine raises and nothing changes.
+"""
+
+import pytest
+from transitions import MachineError
+
+from fsm import Encounter, StepError
+from fsm import table as T
+from fsm.encounter import Step
+
+COMBATANTS = [("orc", "monsters"), ("ayla", "heroes")]
+
+
+def _in_phase(ruleset, phase):
+    """An encounter resting in ``phase`` (turn_acting is reached through the machine)."""
+    enc = Encounter(ruleset, COMBATANTS)
+    act = "standard" if ruleset == "dnd4e" else "action"
+    if phase == T.ACTING:
+        enc.trigger("close", step=Step(0, "end-turn"))
+    elif phase == T.BEFORE:
+        enc.step({"actor": "orc", "do": act})
+    elif phase == T.AFTER:
+        enc.step({"actor": "orc", "do": act})
+        enc.step({"do": "resolve"})
+    elif phase == T.TURN_END:
+        enc.step({"do": "end-turn"})
+    assert enc.state == phase
+    return enc
+
+
+def _pairs():
+    for ruleset, (rows, refusals) in T.TABLES.items():
+        kinds = T.player_steps(ruleset)
+        listed = {(s, r.trigger) for r in (*rows, *refusals) for s in r.sources}
+        for phase in T.STATES:
+            for kind in kinds:
+                trig = kind.replace("-", "_")
+                yield pytest.param(ruleset, phase, kind, (phase, trig) in listed,
+                                   id=f"{ruleset}-{phase}-{kind}")
+
+
+@pytest.mark.parametrize("ruleset,phase,kind,listed", list(_pairs()))
+def test_unlisted_pair_is_refused_without_a_state_change(ruleset, phase, kind, listed):
+    """A step the table does not list for a phase raises and changes nothing."""
+    enc = _in_phase(ruleset, phase)
+    before = enc.fingerprint()
+    step = Step(99, kind)
+    step.actor = "ayla"
+    step.target = enc.stack[-1] if enc.stack else None
+    if listed:
+        rows = [r for r in T.TABLES[ruleset][0] if r.trigger == step.trigger
+                and phase in r.sources]
+        refusals = [r for r in T.TABLES[ruleset][1] if r.trigger == step.trigger
+                    and phase in r.sources]
+        assert len(refusals) + (1 if rows else 0) == 1, "one row or one refusal decides"
+        return
+    with pytest.raises(MachineError):
+        enc.trigger(step.trigger, step=step)
+    assert enc.fingerprint() == before
+
+
+def test_every_player_step_of_each_ruleset_has_a_row():
+    """No step kind is only refused: each can be allowed from some phase."""
+    for ruleset, (rows, refusals) in T.TABLES.items():
+        for kind in T.player_steps(ruleset):
+            assert any(r.step == kind and r.by == T.PLAYER for r in rows)
+
+
+@pytest.mark.parametrize("ruleset", sorted(T.TABLES))
+@pytest.mark.parametrize("phase", T.STATES)
+def test_every_step_kind_in_every_resting_phase_is_decided_or_refused(ruleset, phase):
+    """Through the public API each step kind gets a verdict or a StepError, and
+    a rejection or error leaves the encounter as it was."""
+    kinds = T.player_steps(ruleset)
+    for kind in kinds:
+        for actor in ("orc", "ayla"):
+            enc = _in_phase(ruleset, phase)
+            before = enc.fingerprint()
+            data = {"do": kind, "actor": actor}
+            if kind == "activity":
+                data["cost"] = 2
+            try:
+                verdict = enc.step(data)
+            except StepError:
+                assert enc.fingerprint() == before, (kind, actor)
+                continue
+            if verdict.verdict == "rejected":
+                assert enc.fingerprint() == before, (kind, actor, verdict.reason)
