@@ -28,7 +28,6 @@ class Timeline(RuleBasedStateMachine):
         self.ids = []
         self.allowed = []       # (kind, actor, active, turn serial, data, verdict)
         self.turn_ends = defaultdict(list)   # combatant -> serials where its turn ended
-        self.turn_starts = defaultdict(list)
 
     @initialize(n=st.integers(2, 4), options=st.sampled_from([{}, {}, None]))
     def setup(self, n, options):
@@ -37,7 +36,6 @@ class Timeline(RuleBasedStateMachine):
         if self.ruleset == "pf2e":
             combatants[0]["reactions"] = 2
         self.enc = Encounter(self.ruleset, combatants, options=self.options)
-        self.turn_starts[self.enc.active].append(1)
 
     @rule(data=st.data())
     def step(self, data):
@@ -82,9 +80,6 @@ class Timeline(RuleBasedStateMachine):
                              enc.turn_serial, step, verdict))
         if kind == "end-turn":
             self.turn_ends[enc.active].append(enc.turn_serial)
-        if enc.stack and enc.stack[0].kind == "turn-start" and \
-                enc.turn_serial not in self.turn_starts[enc.active]:
-            self.turn_starts[enc.active].append(enc.turn_serial)
         if enc.stack and enc.stack[-1].id not in self.ids:
             self.ids.append(enc.stack[-1].id)
 
@@ -138,7 +133,8 @@ class TimelinePf2(Timeline):
         per_window = Counter()
         for kind, actor, active, serial, step, v in self.allowed:
             if kind == "reaction":
-                window = sum(1 for s in self.turn_starts[actor] if s <= serial)
+                starts = [i + 1 for i, (_, who) in enumerate(self.enc.turns) if who == actor]
+                window = sum(1 for s in starts if s <= serial)
                 per_window[(actor, window)] += 1
         for (actor, window), n in per_window.items():
             assert n <= self.enc.fighters[actor].reactions_max, (actor, window, n)
