@@ -222,8 +222,13 @@ def opportunity_not_own_turn(enc, st):
        "{actor} already took an opportunity action {opportunity_when}",
        seen=_fighter_seen)
 def opportunity_unused(enc, st):
-    """At most one opportunity action during each other combatant's turn."""
-    return enc.fighters[st.actor].opportunity_turn != enc.turn_serial
+    """At most one opportunity action during each other combatant's turn
+    (option ``opportunity_limit_turns: enemy`` counts enemies' turns only)."""
+    if enc.fighters[st.actor].opportunity_turn != enc.turn_serial:
+        return True
+    if enc.options.get("opportunity_limit_turns") == "enemy":
+        return enc.fighters[enc.active].side == enc.fighters[st.actor].side
+    return False
 
 
 @guard("no-readied-action", "{actor} has no readied action", seen=_fighter_seen)

@@ -84,6 +84,9 @@ DND4E = Ruleset(
     (
         Option("free_actions_per_turn", None, None,
                "the DM's limit on free actions per combatant in one turn; null: no limit"),
+        Option("opportunity_limit_turns", "every-other", ("every-other", "enemy"),
+               "whose turns the one-opportunity-action-per-turn limit counts: every other "
+               "combatant's (Czech text, published rules) or only enemies' (French text)"),
         Option("readied_as", "reaction", ("reaction", "interrupt"),
                "when a readied action is taken: after its trigger (immediate reaction) "
                "or before it (immediate interrupt)"),

@@ -237,6 +237,9 @@ def compare(expect, verdict: Verdict, facts: dict) -> list[str]:
     for rule in expect.get("rules", ()):
         if rule not in verdict.rules:
             out.append(f"expected rule {rule} cited, got {', '.join(verdict.rules) or 'none'}")
+    for wanted_note in expect.get("notes", ()):
+        if not any(wanted_note in note for note in verdict.notes):
+            out.append(f"expected a note containing {wanted_note!r}, got {list(verdict.notes)}")
     for who, wanted in (expect.get("budgets") or {}).items():
         have = facts["budgets"].get(who)
         if have is None:

@@ -64,6 +64,26 @@ def test_the_entering_reach_example_replays(capsys):
     assert report["steps"][6]["verdict"] == "allowed"
 
 
+@pytest.mark.rule("4E-EX-HIT")
+def test_the_reaction_when_hit_example_replays(capsys):
+    """The text's strike-back example: right after the hit, not after the orc moves on."""
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-when-hit.json"
+    assert main(["check", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"][2]["verdict"] == "allowed"
+    assert report["steps"][5]["reason"] == "trigger-passed"
+
+
+@pytest.mark.rule("4E-EX-ACTION-KINDS")
+def test_the_action_kinds_example_replays(capsys):
+    """The French text's everyday actions fill one turn, each with its own type."""
+    path = ROOT / "spec" / "scenarios" / "4e-action-kinds.json"
+    assert main(["check", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["verdict"] for s in report["steps"][:10]] == ["allowed"] * 10
+    assert report["steps"][10]["reason"] == "minor-action-used"
+
+
 def test_a_failed_expectation_exits_1(tmp_path, capsys):
     """An expectation that does not hold is reported and the exit status is 1."""
     doc = dict(BASE, steps=[{"actor": "orc", "do": "standard",

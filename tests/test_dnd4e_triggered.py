@@ -427,3 +427,35 @@ def test_an_unused_readied_action_lapses_at_the_start_of_your_next_turn():
         do(enc, "end-turn")
     do(enc, "minor", "orc")
     assert enc.budgets("orc")["readied"] is None
+
+
+def _ally_turn_provocation(**options):
+    """On Bob's turn, the orc's readied move provokes Ayla twice."""
+    enc = Encounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes"), ("bob", "heroes")],
+                    options=options)
+    do(enc, "ready", "orc", readies="move")
+    do(enc, "resolve")
+    do(enc, "end-turn")
+    do(enc, "end-turn")                     # ayla
+    do(enc, "free", "bob", id="shout")
+    do(enc, "resolve")
+    do(enc, "readied", "orc", to="shout", id="dash", squares=2, provokes=["ayla"])
+    assert do(enc, "opportunity", "ayla", to="dash").verdict == "allowed"
+    do(enc, "resolve")
+    do(enc, "resolve")
+    do(enc, "continue", "orc")
+    return enc, do(enc, "opportunity", "ayla", to="dash")
+
+
+@rule("4E-OPP-ONCE")
+def test_the_opportunity_limit_holds_on_an_allys_turn_by_default():
+    """On Bob's turn, Ayla gets one opportunity action, not two (Czech text)."""
+    enc, v = _ally_turn_provocation()
+    assert (v.verdict, v.reason) == ("rejected", "opportunity-used-this-turn")
+
+
+@rule("4E-OPP-ONCE")
+def test_the_enemy_turns_option_lifts_the_limit_on_an_allys_turn():
+    """With opportunity_limit_turns=enemy (French text), the limit counts enemies' turns only."""
+    enc, v = _ally_turn_provocation(opportunity_limit_turns="enemy")
+    assert v.verdict == "allowed"
