@@ -1,0 +1,134 @@
+"""Sanity of the conformance suite itself: schema, ids, coverage, and every
+vector passing against the reference machine."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from fsm import table as T
+from fsm.rulesets import RULESETS
+from fsm.scenario import build, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = sorted((ROOT / "spec" / "vectors").glob("*.json"))
+SCENARIOS = sorted((ROOT / "spec" / "scenarios").glob("*.json")) + \
+    sorted((ROOT / "spec" / "scenarios").glob("*.yaml"))
+SCHEMA = json.loads((ROOT / "spec" / "vector.schema.json").read_text(encoding="utf-8"))
+RULES = yaml.safe_load((ROOT / "spec" / "rules.yaml").read_text(encoding="utf-8"))["rules"]
+ACTIVE = [r for r in RULES if r.get("status", "active") != "retired"]
+
+
+def _load(path):
+    text = path.read_text(encoding="utf-8")
+    return yaml.safe_load(text) if path.suffix in (".yaml", ".yml") else json.loads(text)
+
+
+@pytest.fixture(scope="module")
+def replays():
+    out = {}
+    for path in VECTORS:
+        doc = _load(path)
+        out[doc["id"]] = replay(doc, str(path), build(doc, str(path)))
+    return out
+
+
+def test_the_schema_is_valid_draft_2020_12():
+    """spec/vector.schema.json is itself a valid draft 2020-12 schema."""
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("path", VECTORS + SCENARIOS, ids=lambda p: p.name)
+def test_every_file_validates_against_the_schema(path):
+    """Vectors and scenarios are all format-1 documents."""
+    jsonschema.Draft202012Validator(SCHEMA).validate(_load(path))
+
+
+def test_the_schema_refuses_a_step_of_the_wrong_ruleset():
+    """A D&D step kind in a Pathfinder vector does not validate."""
+    doc = {"format": 1, "id": "x", "ruleset": "pf2e",
+           "combatants": [{"id": "a", "side": "b"}], "steps": [{"do": "interrupt"}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(SCHEMA).validate(doc)
+
+
+def test_vector_ids_are_unique_and_match_file_names():
+    """A vector's id is its file name; ids are never shared."""
+    ids = []
+    for path in VECTORS:
+        doc = _load(path)
+        assert doc["id"] == path.stem
+        ids.append(doc["id"])
+    assert len(ids) == len(set(ids))
+
+
+def test_every_vector_passes_in_process(replays):
+    """The reference machine meets every expectation of every vector."""
+    failures = {vid: rep.failures for vid, rep in replays.items() if not rep.ok}
+    assert not failures
+
+
+def test_every_vector_has_a_one_line_present_tense_description():
+    """Descriptions are one line."""
+    for path in VECTORS:
+        desc = _load(path).get("description", "")
+        assert desc and "\n" not in desc, path.name
+
+
+def _guarded_rules():
+    out = set()
+    for rows, refusals in T.TABLES.values():
+        for r in (*rows, *refusals):
+            for _, rules in r.guards:
+                out.update(rules)
+    return out
+
+
+def test_every_rule_has_a_vector(replays):
+    """Every active rule id is covered by at least one vector."""
+    covered = {rid for rep in replays.values() for rid in rep.doc.get("rules", ())}
+    missing = [r["id"] for r in ACTIVE if r["id"] not in covered]
+    assert not missing
+
+
+def test_every_guarded_rule_is_both_respected_and_broken(replays):
+    """For each rule enforced by a guard, some vector step is allowed under it and
+    some step is rejected (or left to the GM) because of it."""
+    respected, broken = set(), set()
+    for rep in replays.values():
+        for r in rep.results:
+            target = respected if r.verdict.verdict == "allowed" else broken
+            target.update(r.verdict.rules)
+    guarded = _guarded_rules()
+    assert not sorted(guarded - respected), "never respected in a vector"
+    assert not sorted(guarded - broken), "never broken in a vector"
+
+
+def test_every_example_rule_is_replayed_by_a_vector(replays):
+    """The texts' examples are all conformance vectors."""
+    covered = {rid for rep in replays.values() for rid in rep.doc.get("rules", ())}
+    examples = [r["id"] for r in ACTIVE if r["kind"] == "example"]
+    assert examples and not [e for e in examples if e not in covered]
+
+
+def test_every_option_value_has_a_vector(replays):
+    """Each value of each option is set explicitly by some vector."""
+    used = {}
+    for rep in replays.values():
+        for name, value in (rep.doc.get("options") or {}).items():
+            used.setdefault((rep.doc["ruleset"], name), set()).add(
+                "int" if isinstance(value, int) and not isinstance(value, bool) else value)
+    for rs in RULESETS.values():
+        for opt in rs.options:
+            wanted = set(opt.choices) if opt.choices else {None, "int"}
+            assert wanted <= used.get((rs.name, opt.name), set()), (rs.name, opt.name)
+
+
+def test_every_vector_names_rules_that_exist():
+    """A vector's rules list names only known rule ids."""
+    known = {r["id"] for r in RULES}
+    for path in VECTORS:
+        unknown = set(_load(path).get("rules", ())) - known
+        assert not unknown, (path.name, unknown)
