@@ -13,7 +13,7 @@ import os
 import sys
 
 from . import __version__
-from .scenario import InputError, build, load_source, replay
+from .scenario import InputError, build, is_log, load_source, replay, replay_log
 
 EPILOG_CHECK = """\
 A scenario is a JSON or YAML file in the step format (spec/FORMAT.md):
@@ -31,6 +31,7 @@ exit status: 0 every expectation holds, 1 one does not, 2 bad input.
 examples:
   fsm check spec/scenarios/4e-interrupt-shift-away.json
   fsm check --format json spec/scenarios/*.json
+  fsm check my-engine-game.jsonl        (reports the first step the rules forbid)
 """
 
 
@@ -101,11 +102,42 @@ def _json_report(rep) -> dict:
     }
 
 
+def _check_log(path, args, style) -> int:
+    rep = replay_log(path)
+    if args.format == "json":
+        out = {"file": rep.path, "steps": rep.steps, "gm": rep.gm, "ok": rep.ok,
+               "failures": [{"line": l, "step": i, "message": m} for l, i, m in rep.failures]}
+        if rep.forbidden:
+            line, index, v, data = rep.forbidden
+            out["forbidden"] = {"line": line, "step": index, **v.as_dict(),
+                                "do": data.get("do"), "actor": data.get("actor")}
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for line, index, msg in rep.failures:
+            print(f"{path}:{line}: step {index}: {style.paint('FAIL', '31;1')} {msg}")
+        if rep.forbidden:
+            line, index, v, data = rep.forbidden
+            print(f"{path}:{line}: step {index}: {_describe(data)} is "
+                  f"{style.verdict('rejected')}: {v.reason} [{', '.join(v.rules)}]")
+            if v.says:
+                print(f"  {v.guard}: {v.says}")
+        print(f"{path}: {rep.steps} steps replayed, {rep.gm} left to the GM, "
+              + ("every step allowed by the rules" if rep.ok else
+                 "stopped at the first step the rules forbid" if rep.forbidden else
+                 f"{len(rep.failures)} expectation(s) failed"))
+    return 0 if rep.ok else 1
+
+
 def cmd_check(args) -> int:
     style = Style(args.color == "always" or (args.color == "auto" and sys.stdout.isatty()))
     reports = []
     failed = False
     for path in args.files:
+        if is_log(path):
+            code = _check_log(path, args, style)
+            failed = failed or code == 1
+            continue
         try:
             doc, lines = load_source(path)
             rep = replay(doc, path, build(doc, path), lines)
@@ -212,6 +244,79 @@ def cmd_spec_map(args) -> int:
     return 0
 
 
+EPILOG_CONFORMANCE = """\
+Without --program the vectors run against the reference machine in-process.
+With --program, CMD is started once and spoken to in JSON lines on its
+stdin/stdout (spec/PROTOCOL.md): a handshake, then one vector per line, one
+result per line. Vectors the engine does not support are skipped; a crash, a
+hang past --timeout, garbage or an answer for the wrong vector fails that
+vector, the engine is restarted and the run goes on.
+
+The last line is always: N passed, N failed, N skipped.
+exit status: 0 no vector failed, 1 some failed, 2 bad input.
+examples:
+  fsm conformance
+  fsm conformance spec/vectors --program "fsm serve" --junit report.xml
+  fsm conformance --program "node my-engine.js" --timeout 5
+"""
+
+
+def cmd_conformance(args) -> int:
+    from . import conformance as C
+    vectors = C.collect(args.paths)
+    if args.program:
+        outcomes = C.run_program(vectors, args.program, args.timeout)
+    else:
+        outcomes = C.run_in_process(vectors)
+    if args.junit:
+        try:
+            with open(args.junit, "w", encoding="utf-8") as fh:
+                fh.write(C.junit(outcomes))
+        except OSError as exc:
+            raise InputError(args.junit, f"cannot write: {exc.strerror}") from None
+    if args.json:
+        json.dump({"outcomes": [{"id": o.id, "file": o.path, "status": o.status,
+                                 "message": o.message, "details": o.details}
+                                for o in outcomes],
+                   "summary": C.summary(outcomes)}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for o in outcomes:
+            if o.status == C.FAIL:
+                print(f"FAIL {o.id}: {o.message}")
+            elif o.status == C.SKIP:
+                print(f"SKIP {o.id}: {o.message}")
+            elif args.verbose:
+                print(f"ok   {o.id}")
+        print(C.summary(outcomes))
+    return 1 if any(o.status == C.FAIL for o in outcomes) else 0
+
+
+def cmd_mutate(args) -> int:
+    from . import conformance as C
+    from .mutation import score
+    results = score(C.collect(args.paths))
+    killed = sum(1 for _, killers in results if killers)
+    if args.json:
+        json.dump({"mutants": [{"id": m.id, "ruleset": m.ruleset, "description": m.description,
+                                "killed_by": killers} for m, killers in results],
+                   "killed": killed, "total": len(results)}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for m, killers in results:
+            if killers:
+                print(f"killed    {m.id}  ({len(killers)} vectors, e.g. {killers[0]})")
+            else:
+                print(f"SURVIVES  {m.id}  ({m.description})")
+        print(f"{killed} of {len(results)} mutants killed")
+    return 0 if killed == len(results) else 1
+
+
+def cmd_serve(args) -> int:
+    from .conformance import serve
+    return serve(sys.stdin, sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fsm",
@@ -227,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay one or more scenarios and print each step's verdict.",
         epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("files", nargs="+", metavar="SCENARIO",
-                       help="scenario files (.json, .yaml, .yml)")
+                       help="scenario files (.json, .yaml, .yml) or engine event logs "
+                            "(.jsonl: a setup line, then one step per line)")
     check.add_argument("--format", choices=("text", "json"), default="text",
                        help="text for people (default), json for programs")
     check.add_argument("--json", dest="format", action="store_const", const="json",
@@ -237,6 +343,40 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour the verdicts (auto: only on a terminal)")
     check.set_defaults(func=cmd_check)
+
+    conf = sub.add_parser(
+        "conformance", help="run the conformance vectors against the reference or an engine",
+        description="Run conformance vectors and report each as passed, failed or skipped.",
+        epilog=EPILOG_CONFORMANCE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    conf.add_argument("paths", nargs="*", metavar="PATH",
+                      help="vector files or folders (default: spec/vectors)")
+    conf.add_argument("--program", metavar="CMD",
+                      help="an engine to test, started once (e.g. \"fsm serve\")")
+    conf.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                      help="seconds an engine may take per vector (default 10)")
+    conf.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    conf.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    conf.add_argument("-v", "--verbose", action="store_true", help="list passed vectors too")
+    conf.set_defaults(func=cmd_conformance)
+
+    mut = sub.add_parser(
+        "mutate", help="mutation score: does some vector notice each guard switched off?",
+        description="For each guard of each ruleset's table, rerun the vectors with that guard "
+                    "switched off; also with interrupt and reaction timing swapped and with "
+                    "the per-round refresh moved to the other end of the turn. A mutant "
+                    "survives when no vector fails.",
+        epilog="exit status: 0 every mutant killed, 1 some survive, 2 bad input.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    mut.add_argument("paths", nargs="*", metavar="PATH",
+                     help="vector files or folders (default: spec/vectors)")
+    mut.add_argument("--json", action="store_true", help="print the score as JSON")
+    mut.set_defaults(func=cmd_mutate)
+
+    srv = sub.add_parser(
+        "serve", help="speak the conformance protocol on stdin/stdout as the reference engine",
+        description="Answer the JSON-lines conformance protocol (spec/PROTOCOL.md) on "
+                    "stdin/stdout with the reference machine, until stdin closes.")
+    srv.set_defaults(func=cmd_serve)
 
     spec = sub.add_parser(
         "spec", help="the sentence map: check it, show a chain, regenerate MAP.md",

@@ -36,6 +36,10 @@ STEP_FIELDS = {
 }
 
 
+class TableGap(RuntimeError):
+    """A situation the table does not decide: a bug in the table, never a verdict."""
+
+
 class StepError(ValueError):
     """A step that makes no sense in this encounter. Nothing was changed."""
 
@@ -228,7 +232,8 @@ class Encounter:
         self.round = 1
         self.turn_index = 0
         self.turn_serial = 1
-        self.turns = [(1, order[0])]          # turn serial - 1 -> (round, active)
+        self.turns = [(1, order[0])]          # turn serial - 1 - turns_base -> (round, active)
+        self.turns_base = 0
         self.stack: list[Frame] = []
         self.closed: dict[str, Frame] = {}
         self.closed_order: list[str] = []
@@ -244,6 +249,11 @@ class Encounter:
         if name not in _INDEX_CACHE:
             _INDEX_CACHE[name] = _row_index(name)
         self._rows, self._refusals = _INDEX_CACHE[name]
+        self._attach_machine(name)
+
+    def _attach_machine(self, name: str) -> None:
+        """Build the ``transitions`` machine that moves this encounter
+        (:class:`fsm.lean.LeanEncounter` walks the table without one)."""
         self.machine = Machine(model=self, states=list(T.STATES), initial=T.TURN_START,
                                transitions=_cached_transitions(name),
                                auto_transitions=False, send_event=True,
@@ -278,10 +288,27 @@ class Encounter:
         }
 
     def describe_turn(self, serial: int) -> str:
-        if serial < 1 or serial > len(self.turns):
+        if serial < 1 or serial > self.turn_serial:
             return "never"
-        rnd, who = self.turns[serial - 1]
+        if serial - 1 - self.turns_base < 0:
+            return "long ago"
+        rnd, who = self.turns[serial - 1 - self.turns_base]
         return f"in round {rnd}, during {who}'s turn"
+
+    def prune(self, keep: int = 1000) -> None:
+        """Forget old history (log entries, closed frames, past turns) beyond ``keep``,
+        so that replaying a very long log runs in bounded memory. Only call it
+        between steps; outcome lists in facts() then cover the kept history only."""
+        if len(self.log) > 2 * keep:
+            del self.log[:-keep]
+        if len(self.closed_order) > 2 * keep:
+            for fid in self.closed_order[:-keep]:
+                self.closed.pop(fid, None)
+            del self.closed_order[:-keep]
+        if len(self.turns) > 2 * keep:
+            drop = len(self.turns) - keep
+            del self.turns[:drop]
+            self.turns_base += drop
 
     def find(self, fid):
         for f in self.stack:
@@ -356,8 +383,11 @@ class Encounter:
         st = self.parse(data, self.steps_seen)
         snap = None
         try:
-            if self.state == T.TURN_END and not self._answers_turn_end(st):
+            above = self._above_turn_end()
+            if above is not None and not self._answers_turn_end(st):
                 snap = self.snapshot()
+                for _ in range(above):
+                    self._machine_step("close", st)
                 self._machine_step("next_turn", st)
             closes = self._closes_for(st)
             if closes:
@@ -411,7 +441,8 @@ class Encounter:
         for fn, rules in refusal.guards:
             if fn(self, st) is not True:
                 return self._verdict(st, REJECTED, fn, rules, fn.info.reason)
-        return Verdict(st.index, REJECTED, refusal.reason, refusal.rule_ids())
+        raise TableGap(f"{st.kind} by {st.actor} in phase {self.state}: a refusal row "
+                       f"applies but none of its guards fails")
 
     def _verdict(self, st, verdict, fn, rules, reason) -> Verdict:
         info = fn.info
@@ -433,6 +464,17 @@ class Encounter:
         self._failures.clear()
         if not self.trigger(trigger, step=st):
             raise StepError(f"internal: machine step {trigger} found no row from {self.state}")
+
+    def _above_turn_end(self):
+        """How many finished frames sit above an open turn-end moment (None: the
+        turn has not ended, or something above the moment is still unresolved)."""
+        stack = self.stack
+        if not stack or stack[0].kind != TURN_END:
+            return None
+        above = stack[1:]
+        if all(f.finished for f in above):
+            return len(above)
+        return None
 
     def _answers_turn_end(self, st) -> bool:
         if not st.responding:

@@ -289,3 +289,90 @@ def play_step(enc, data, path, index, lines=None) -> StepResult:
     facts = enc.facts()
     failures = compare(data.get("expect") or {}, verdict, facts) if isinstance(data, dict) else []
     return StepResult(index, data, verdict, facts, failures)
+
+
+# -- event logs -----------------------------------------------------------------------
+
+LOG_EXTENSIONS = (".jsonl", ".ndjson")
+MAX_LINE = 1024 * 1024
+
+
+@dataclass
+class LogReport:
+    path: str
+    steps: int = 0
+    gm: int = 0
+    forbidden: tuple | None = None      # (line, step, verdict, data)
+    failures: list = field(default_factory=list)   # (line, step, message)
+
+    @property
+    def ok(self) -> bool:
+        return self.forbidden is None and not self.failures
+
+
+def is_log(path) -> bool:
+    return os.path.splitext(str(path))[1].lower() in LOG_EXTENSIONS
+
+
+def replay_log(path, keep: int = 1000) -> LogReport:
+    """Replay an engine's event log: a header line with the setup, then one step
+    per line. Stops at the first step the rules forbid. Memory stays bounded
+    whatever the length of the log."""
+    report = LogReport(str(path))
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+    with fh:
+        enc = None
+        index = 0
+        for lineno, raw in enumerate(_lines(fh, path), 1):
+            if not raw.strip():
+                continue
+            try:
+                text = raw.decode("utf-8")
+                if _json_depth(text) > MAX_DEPTH:
+                    raise InputError(path, f"JSON nested deeper than {MAX_DEPTH} levels",
+                                     line=lineno)
+                data = json.loads(text)
+            except UnicodeDecodeError:
+                raise InputError(path, "not UTF-8 text", line=lineno) from None
+            except json.JSONDecodeError as exc:
+                raise InputError(path, f"invalid JSON: {exc.msg}", line=lineno,
+                                 column=exc.colno) from None
+            if enc is None:
+                if not isinstance(data, dict) or "steps" in data:
+                    raise InputError(path, "the first line must be the setup: format, "
+                                           "ruleset, combatants (and no steps)", line=lineno)
+                header = dict(data, steps=[])
+                enc = build(header, path)
+                continue
+            index += 1
+            result = play_step(enc, data, path, index, {index: (lineno, None)})
+            report.steps += 1
+            if result.verdict.verdict == "gm":
+                report.gm += 1
+            for msg in result.failures:
+                report.failures.append((lineno, index, msg))
+            if result.verdict.verdict == "rejected" and not (
+                    isinstance(data, dict) and (data.get("expect") or {}).get("verdict")
+                    == "rejected"):
+                report.forbidden = (lineno, index, result.verdict, data)
+                return report
+            if index % keep == 0:
+                enc.prune(keep)
+        if enc is None:
+            raise InputError(path, "the log is empty: it needs a setup line")
+    return report
+
+
+def _lines(fh, path):
+    lineno = 0
+    while True:
+        raw = fh.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            raise InputError(path, f"line longer than {MAX_LINE} bytes; refused", line=lineno)
+        yield raw

@@ -70,13 +70,14 @@ class Row:
 @dataclass(frozen=True)
 class Refusal:
     """Phases where ``step`` is always refused; the first failing guard names
-    the reason, else ``reason`` does."""
+    the reason. One of them must fail: a refusal whose guards all pass is a
+    gap in the table (the engine raises :class:`TableGap`)."""
 
     step: str
     sources: tuple
-    reason: str
     guards: tuple = ()
     rules: tuple = ()
+    reason: None = None
 
     @property
     def trigger(self) -> str:
@@ -102,8 +103,8 @@ def row(step, sources, dest, *effects, rules=(), by=PLAYER, **guards) -> Row:
                (rules,) if isinstance(rules, str) else tuple(rules), by)
 
 
-def refuse(step, sources, reason, rules=(), **guards) -> Refusal:
-    return Refusal(step, tuple(sources), reason, _guards(guards),
+def refuse(step, sources, rules=(), **guards) -> Refusal:
+    return Refusal(step, tuple(sources), _guards(guards),
                    (rules,) if isinstance(rules, str) else tuple(rules))
 
 
@@ -190,11 +191,11 @@ DND4E: tuple = tuple([
 ])
 
 DND4E_REFUSALS: tuple = (
-    *(refuse(kind, NOT_ACTING, "action-in-progress",
+    *(refuse(kind, NOT_ACTING,
              own_turn=rule, no_action_pending="4E-SEQUENCE")
       for kind, rule in (("standard", "4E-STANDARD"), ("move", "4E-MOVE"),
                          ("minor", "4E-MINOR"), ("ready", "4E-READY"))),
-    refuse("end-turn", NOT_ACTING, "action-in-progress",
+    refuse("end-turn", NOT_ACTING,
            own_turn="4E-SEQUENCE", no_action_pending="4E-SEQUENCE"),
 )
 
@@ -245,11 +246,11 @@ PF2E: tuple = tuple([
 ])
 
 PF2E_REFUSALS: tuple = (
-    *(refuse(kind, NOT_ACTING, "action-in-progress",
+    *(refuse(kind, NOT_ACTING,
              own_turn=rule, no_action_pending="PF2-SEQUENCE")
       for kind, rule in (("action", "PF2-OWN-TURN"), ("activity", "PF2-OWN-TURN"),
                          ("free", "PF2-UNTRIGGERED-FREE"))),
-    refuse("end-turn", NOT_ACTING, "action-in-progress",
+    refuse("end-turn", NOT_ACTING,
            own_turn="PF2-SEQUENCE", no_action_pending="PF2-SEQUENCE"),
 )
 

@@ -240,3 +240,14 @@ def test_every_action_type_is_listed_in_the_budgets(e4):
     """Budgets show the three slots, the immediate and the opportunity action."""
     assert set(e4.budgets("ayla")) == {"standard", "move", "minor", "immediate",
                                          "opportunity", "free_used", "readied"}
+
+
+def test_after_an_answer_to_the_turn_end_the_next_turn_starts(e4):
+    """A free action answering the end of the orc's turn resolves; Ayla's action then starts her turn."""
+    do(e4, "end-turn")
+    assert do(e4, "no-action", "bob", to="turn-end").verdict == "allowed"
+    do(e4, "resolve")
+    before = e4.turn_serial
+    assert do(e4, "end-turn", "orc").reason == "not-your-turn"
+    assert do(e4, "standard", "ayla").verdict == "allowed"
+    assert (e4.active, e4.turn_serial) == ("ayla", before + 1)

@@ -1,0 +1,385 @@
+"""The conformance suite runner: vectors against the reference machine or
+against any engine that speaks the JSON-lines protocol of spec/PROTOCOL.md.
+
+An engine is started once and kept; a vector it cannot take (ruleset or
+option value it does not support) is skipped, never failed. An engine that
+crashes, hangs past the timeout, prints garbage or answers for the wrong
+vector fails that vector, is restarted, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from .encounter import StepError, TableGap
+from .rulesets import RULESETS
+from .scenario import EXPECT_FIELDS, InputError, build, check_document, compare, load
+
+PROTOCOL = 1
+FORMAT = 1
+REFERENCE_FACTS = ("state", "round", "active", "initiative", "budgets", "resolved", "lost",
+                   "disrupted", "stack")
+PASS, FAIL, SKIP = "passed", "failed", "skipped"
+
+
+@dataclass
+class Outcome:
+    id: str
+    path: str
+    status: str
+    message: str = ""
+    seconds: float = 0.0
+    details: list = field(default_factory=list)
+
+
+# -- vectors ---------------------------------------------------------------------
+
+def default_vectors() -> Path:
+    from .spec import default_root
+    return default_root() / "spec" / "vectors"
+
+
+def collect(paths) -> list[tuple[str, dict]]:
+    """Every vector under ``paths`` (files or folders), in a stable order."""
+    files = []
+    for p in paths or [default_vectors()]:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(x for x in p.iterdir()
+                                if x.suffix in (".json", ".yaml", ".yml")))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise InputError(str(p), "no such file or folder")
+    out = []
+    for f in files:
+        doc = load(str(f))
+        check_document(doc, str(f))
+        out.append((str(f), doc))
+    return out
+
+
+def public_vector(doc: dict) -> dict:
+    """The vector as an engine receives it: the expectations removed."""
+    out = {k: v for k, v in doc.items() if k not in ("question", "answer", "comment")}
+    out["steps"] = [{k: v for k, v in step.items() if k != "expect"}
+                    for step in doc.get("steps", [])]
+    return out
+
+
+# -- the reference engine ----------------------------------------------------------
+
+def reference_hello() -> dict:
+    return {
+        "type": "hello", "protocol": PROTOCOL, "format": FORMAT,
+        "engine": "fsm reference", "facts": list(REFERENCE_FACTS),
+        "rulesets": {
+            name: {"options": {o.name: (list(o.choices) if o.choices else "integer-or-null")
+                               for o in rs.options}}
+            for name, rs in RULESETS.items()
+        },
+    }
+
+
+def reference_result(vector: dict) -> dict:
+    """Play a (public) vector on the reference machine; the protocol's result."""
+    enc = build(vector, vector.get("id", "<vector>"))
+    steps = []
+    for data in vector["steps"]:
+        try:
+            v = enc.step(data)
+        except StepError as exc:
+            steps.append({"verdict": "error", "message": str(exc)})
+            break
+        entry = {"verdict": v.verdict, "reason": v.reason, "rules": list(v.rules),
+                 "facts": enc.facts()}
+        if v.notes:
+            entry["notes"] = list(v.notes)
+        steps.append(entry)
+    return {"type": "result", "id": vector.get("id"), "steps": steps}
+
+
+# -- judging a result ----------------------------------------------------------------
+
+class _Seen:
+    """A verdict as an engine reported it, shaped for scenario.compare."""
+
+    def __init__(self, step: dict):
+        self.verdict = step.get("verdict")
+        self.reason = step.get("reason")
+        self.rules = tuple(step.get("rules") or ())
+        self.notes = tuple(step.get("notes") or ())
+
+
+def judge(doc: dict, result: dict, facts_supported) -> list[str]:
+    """Every way ``result`` misses the vector's expectations (empty: passed)."""
+    if not isinstance(result, dict) or result.get("type") != "result":
+        return ["the answer is not a result object"]
+    if result.get("id") != doc.get("id"):
+        return [f"answered for vector {result.get('id')!r}, not {doc.get('id')!r}"]
+    steps = result.get("steps")
+    if not isinstance(steps, list):
+        return ["the result has no list of steps"]
+    problems = []
+    for i, data in enumerate(doc["steps"], 1):
+        expect = data.get("expect") or {}
+        if i > len(steps):
+            if expect:
+                problems.append(f"step {i}: no answer")
+            continue
+        got = steps[i - 1]
+        if not isinstance(got, dict):
+            problems.append(f"step {i}: the answer is not an object")
+            continue
+        if got.get("verdict") == "error":
+            problems.append(f"step {i}: the engine refused the step as input: "
+                            f"{got.get('message', '')}")
+            continue
+        wanted = {k: v for k, v in expect.items()
+                  if k in ("verdict", "reason", "rules", "notes") or k in facts_supported}
+        facts = got.get("facts") or {}
+        missing = [k for k in wanted if k in REFERENCE_FACTS and k not in facts]
+        if missing:
+            problems.append(f"step {i}: the engine reported no {', '.join(missing)}")
+            continue
+        full = {k: facts.get(k) for k in REFERENCE_FACTS}
+        full["budgets"] = facts.get("budgets") or {}
+        for msg in compare(wanted, _Seen(got), full):
+            problems.append(f"step {i}: {msg}")
+    return problems
+
+
+def unsupported(doc: dict, hello: dict) -> str | None:
+    """Why an engine cannot take this vector, or None."""
+    rulesets = hello.get("rulesets") or {}
+    rs = doc.get("ruleset")
+    if rs not in rulesets:
+        return f"ruleset {rs} not supported"
+    options = (rulesets[rs] or {}).get("options") or {}
+    for name, value in (doc.get("options") or {}).items():
+        if name not in options:
+            return f"option {name} not supported"
+        allowed = options[name]
+        if isinstance(allowed, list) and value not in allowed:
+            return f"option {name}={json.dumps(value)} not supported"
+    return None
+
+
+# -- runners -------------------------------------------------------------------------
+
+def run_in_process(vectors) -> list[Outcome]:
+    hello = reference_hello()
+    out = []
+    for path, doc in vectors:
+        start = time.perf_counter()
+        try:
+            result = reference_result(public_vector(doc))
+        except InputError as exc:
+            out.append(Outcome(doc.get("id", path), path, FAIL, exc.render()))
+            continue
+        except TableGap as exc:
+            out.append(Outcome(doc.get("id", path), path, FAIL, f"table gap: {exc}"))
+            continue
+        problems = judge(doc, result, hello["facts"])
+        out.append(Outcome(doc["id"], path, FAIL if problems else PASS,
+                           problems[0] if problems else "", time.perf_counter() - start,
+                           problems))
+    return out
+
+
+class EngineError(Exception):
+    """The engine crashed, hung, or said something that is not the protocol."""
+
+
+class Engine:
+    """A subprocess speaking the protocol; restarted when it misbehaves."""
+
+    def __init__(self, command: str, timeout: float):
+        self.command = command
+        self.timeout = timeout
+        self.proc = None
+        self.lines: queue.Queue = queue.Queue()
+        self.hello: dict = {}
+        self.restarts = 0
+
+    def start(self) -> dict:
+        self.stop()
+        try:
+            self.proc = subprocess.Popen(
+                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
+        except OSError as exc:
+            raise EngineError(f"cannot start {self.command!r}: {exc.strerror}") from None
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, args=(self.proc, self.lines), daemon=True).start()
+        self.send({"type": "hello", "protocol": PROTOCOL, "format": FORMAT})
+        hello = self.receive()
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            raise EngineError("the engine did not answer the handshake with a hello object")
+        if hello.get("format") != FORMAT:
+            raise EngineError(f"the engine speaks format {hello.get('format')!r}, not {FORMAT}")
+        self.hello = hello
+        return hello
+
+    @staticmethod
+    def _pump(proc, lines):
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    def send(self, obj: dict) -> None:
+        try:
+            self.proc.stdin.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError("the engine closed its input (crashed?)") from None
+
+    def receive(self) -> dict:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineError(f"no answer within {self.timeout:g} s")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                raise EngineError(f"no answer within {self.timeout:g} s") from None
+            if line is None:
+                code = self.proc.poll()
+                raise EngineError(f"the engine exited (status {code})" if code is not None
+                                  else "the engine closed its output")
+            if not line.strip():
+                continue
+            try:
+                return json.loads(line)
+            except json.JSONDecodeError:
+                shown = line.strip()[:60]
+                raise EngineError(f"the engine printed something that is not JSON: {shown!r}") \
+                    from None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+            self.proc = None
+
+
+def run_program(vectors, command: str, timeout: float = 10.0) -> list[Outcome]:
+    engine = Engine(command, timeout)
+    out = []
+    try:
+        hello = engine.start()
+    except EngineError as exc:
+        engine.stop()
+        return [Outcome(doc.get("id", path), path, FAIL, f"handshake: {exc}")
+                for path, doc in vectors]
+    alive = True
+    for path, doc in vectors:
+        why = unsupported(doc, hello)
+        if why:
+            out.append(Outcome(doc["id"], path, SKIP, why))
+            continue
+        start = time.perf_counter()
+        try:
+            if not alive:
+                hello = engine.start()
+                engine.restarts += 1
+                alive = True
+            engine.send({"type": "vector", "vector": public_vector(doc)})
+            result = engine.receive()
+        except EngineError as exc:
+            out.append(Outcome(doc["id"], path, FAIL, str(exc), time.perf_counter() - start))
+            alive = False
+            continue
+        problems = judge(doc, result, hello.get("facts") or ())
+        if problems and problems[0].startswith("answered for vector"):
+            alive = False  # out of step with the engine: start afresh
+        if problems and problems[0] == "the answer is not a result object":
+            alive = False
+        out.append(Outcome(doc["id"], path, FAIL if problems else PASS,
+                           problems[0] if problems else "", time.perf_counter() - start,
+                           problems))
+    engine.stop()
+    return out
+
+
+# -- reports ---------------------------------------------------------------------------
+
+def summary(outcomes) -> str:
+    n = {s: sum(1 for o in outcomes if o.status == s) for s in (PASS, FAIL, SKIP)}
+    return f"{n[PASS]} passed, {n[FAIL]} failed, {n[SKIP]} skipped"
+
+
+def junit(outcomes, name="fsm-conformance") -> str:
+    fails = sum(1 for o in outcomes if o.status == FAIL)
+    skips = sum(1 for o in outcomes if o.status == SKIP)
+    total = sum(o.seconds for o in outcomes)
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             f'<testsuite name={quoteattr(name)} tests="{len(outcomes)}" failures="{fails}" '
+             f'errors="0" skipped="{skips}" time="{total:.3f}">']
+    for o in outcomes:
+        head = (f'  <testcase classname="conformance" name={quoteattr(o.id)} '
+                f'file={quoteattr(o.path)} time="{o.seconds:.3f}"')
+        if o.status == PASS:
+            lines.append(head + "/>")
+        elif o.status == SKIP:
+            lines.append(head + f"><skipped message={quoteattr(o.message)}/></testcase>")
+        else:
+            body = escape("\n".join(o.details or [o.message]))
+            lines.append(head + f"><failure message={quoteattr(o.message)}>{body}"
+                         f"</failure></testcase>")
+    lines.append("</testsuite>")
+    return "\n".join(lines) + "\n"
+
+
+# -- the engine side: `fsm serve` -----------------------------------------------------
+
+def serve(stdin, stdout) -> int:
+    """Speak the protocol as the reference engine until stdin closes."""
+    for line in stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            reply = {"type": "error", "message": "not JSON"}
+        else:
+            reply = _answer(msg)
+        stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+def _answer(msg) -> dict:
+    if not isinstance(msg, dict):
+        return {"type": "error", "message": "expected an object"}
+    if msg.get("type") == "hello":
+        return reference_hello()
+    if msg.get("type") == "vector":
+        vector = msg.get("vector")
+        if not isinstance(vector, dict):
+            return {"type": "error", "message": "a vector message carries a 'vector' object"}
+        try:
+            return reference_result(vector)
+        except InputError as exc:
+            return {"type": "result", "id": vector.get("id"),
+                    "steps": [{"verdict": "error", "message": exc.message}]}
+    return {"type": "error", "message": f"unknown message type {msg.get('type')!r}"}

@@ -1,0 +1,142 @@
+"""Mutation score of the conformance suite: does some vector notice when a
+guard is switched off, or a timing choice flipped?
+
+Each mutant is a changed copy of one ruleset's table. The machine is rebuilt
+from it, every vector of that ruleset is replayed in-process, and the mutant
+is *killed* when at least one vector fails. A surviving mutant is a rule
+limit no vector checks.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from . import effects as fx
+from . import encounter as E
+from . import table as T
+
+
+@dataclass
+class Mutant:
+    id: str
+    ruleset: str
+    description: str
+    rows: tuple
+    refusals: tuple
+
+
+def _always(fn):
+    def disabled(enc, st):
+        return True
+
+    disabled.__name__ = fn.__name__
+    disabled.info = fn.info
+    return disabled
+
+
+def _without_guard(rows, name):
+    out = []
+    for r in rows:
+        guards = tuple((_always(fn) if fn.__name__ == name else fn, rules)
+                       for fn, rules in r.guards)
+        out.append(replace(r, guards=guards))
+    return tuple(out)
+
+
+def _swap_guard(rows, step, old, new_fn):
+    out = []
+    for r in rows:
+        if r.step == step:
+            guards = tuple((new_fn if fn.__name__ == old else fn, rules) for fn, rules in r.guards)
+            r = replace(r, guards=guards)
+        out.append(r)
+    return tuple(out)
+
+
+def _move_effect(rows, effect, from_step, to_step):
+    out = []
+    for r in rows:
+        if r.step == from_step:
+            r = replace(r, effects=tuple(e for e in r.effects if e is not effect))
+        elif r.step == to_step:
+            r = replace(r, effects=r.effects + (effect,))
+        out.append(r)
+    return tuple(out)
+
+
+def reset_reactions_at_turn_end(enc, st):
+    """Mutant effect: PF2 reactions come back at the end of your turn, not its start."""
+    f = enc.fighters[enc.active]
+    f.reactions = f.reactions_max
+
+
+def refresh_actions_only(enc, st):
+    """Mutant effect: the start of a PF2 turn gives back actions but not the reaction."""
+    f = enc.fighters[enc.active]
+    f.actions = f.actions_max
+
+
+def mutants() -> list[Mutant]:
+    from . import guards as g
+
+    out = []
+    for ruleset, (rows, refusals) in T.TABLES.items():
+        names = sorted(T.guard_names(ruleset) - {n for n in T.guard_names(ruleset)
+                                                  if getattr(getattr(g, n, None), "routing",
+                                                             False)})
+        for name in names:
+            out.append(Mutant(f"{ruleset}:no-{name}", ruleset, f"guard {name} switched off",
+                              _without_guard(rows, name), _without_guard(refusals, name)))
+    rows, refusals = T.TABLES["dnd4e"]
+    flipped = _swap_guard(_swap_guard(rows, "interrupt", "trigger_pending", g.trigger_resolved),
+                          "reaction", "trigger_resolved", g.trigger_pending)
+    out.append(Mutant("dnd4e:interrupt-reaction-flipped", "dnd4e",
+                      "interrupts come after their trigger, reactions before", flipped, refusals))
+    out.append(Mutant("dnd4e:immediate-reset-at-turn-start", "dnd4e",
+                      "the immediate action comes back at the start of your turn, not its end",
+                      _move_effect(rows, fx.reset_immediate, "end-turn", "next-turn"),
+                      refusals))
+    rows, refusals = T.TABLES["pf2e"]
+    moved = []
+    for r in rows:
+        if r.step == "next-turn":
+            r = replace(r, effects=tuple(refresh_actions_only if e is fx.refresh_pf2_budgets
+                                         else e for e in r.effects))
+        elif r.step == "end-turn":
+            r = replace(r, effects=(reset_reactions_at_turn_end,) + r.effects)
+        moved.append(r)
+    out.append(Mutant("pf2e:reaction-refresh-at-turn-end", "pf2e",
+                      "the reaction comes back at the end of your turn, not its start",
+                      tuple(moved), refusals))
+    return out
+
+
+@contextmanager
+def installed(mutant: Mutant):
+    """Run the machine on the mutant's table for the duration of the block."""
+    saved = T.TABLES[mutant.ruleset]
+    T.TABLES[mutant.ruleset] = (mutant.rows, mutant.refusals)
+    E._TRANSITIONS_CACHE.pop(mutant.ruleset, None)
+    E._INDEX_CACHE.pop(mutant.ruleset, None)
+    try:
+        yield
+    finally:
+        T.TABLES[mutant.ruleset] = saved
+        E._TRANSITIONS_CACHE.pop(mutant.ruleset, None)
+        E._INDEX_CACHE.pop(mutant.ruleset, None)
+
+
+def score(vectors, only=None) -> list[tuple[Mutant, list[str]]]:
+    """For each mutant, the ids of the vectors that kill it (empty: it survives)."""
+    from .conformance import run_in_process, FAIL
+
+    results = []
+    for m in mutants():
+        if only and m.id not in only:
+            continue
+        mine = [(p, d) for p, d in vectors if d.get("ruleset") == m.ruleset]
+        with installed(m):
+            outcomes = run_in_process(mine)
+        results.append((m, [o.id for o in outcomes if o.status == FAIL]))
+    return results

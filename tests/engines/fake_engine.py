@@ -1,0 +1,53 @@
+"""A misbehaving engine for the runner's robustness tests.
+
+Usage: fake_engine.py MODE [VECTOR_ID]. It answers like the reference engine,
+except on VECTOR_ID (or on every vector for 'slow' and 'pf2-only'), where MODE
+decides what goes wrong: crash, hang, garbage, wrong-id, slow, pf2-only,
+bad-hello, wrong-verdict.
+"""
+
+import json
+import sys
+import time
+
+from fsm.conformance import reference_hello, reference_result
+
+
+def main():
+    mode = sys.argv[1]
+    target = sys.argv[2] if len(sys.argv) > 2 else None
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            hello = reference_hello()
+            if mode == "bad-hello":
+                print("I am not an engine", flush=True)
+                continue
+            if mode == "pf2-only":
+                del hello["rulesets"]["dnd4e"]
+                hello["rulesets"]["pf2e"]["options"].pop("similar_triggers")
+            print(json.dumps(hello), flush=True)
+            continue
+        vector = msg["vector"]
+        hit = target is None or vector["id"] == target
+        if hit and mode == "crash":
+            sys.exit(3)
+        if hit and mode == "hang":
+            time.sleep(60)
+        if hit and mode == "garbage":
+            print("<<garbage>>", flush=True)
+            continue
+        result = reference_result(vector)
+        if hit and mode == "wrong-id":
+            result["id"] = "not-" + str(vector["id"])
+        if hit and mode == "slow":
+            time.sleep(0.2)
+        if hit and mode == "wrong-verdict":
+            for step in result["steps"]:
+                if step["verdict"] == "rejected":
+                    step["verdict"] = "allowed"
+        print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The conformance runner: in-process, through the protocol, against engines
+that misbehave, as a pytest plugin, and its mutation score."""
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from fsm import conformance as C
+from fsm.cli import main
+from fsm.mutation import mutants, score
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = ROOT / "spec" / "vectors"
+FAKE = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'fake_engine.py'}"
+FEW = [str(VECTORS / f"{v}.json") for v in (
+    "4e-interrupt-too-late", "4e-immediate-once-per-round", "pf2-three-actions",
+    "pf2-one-free-action-per-trigger")]
+
+
+def _last_line(text):
+    return text.strip().splitlines()[-1]
+
+
+def test_every_vector_passes_in_process(capsys):
+    """`fsm conformance` runs the whole suite against the reference machine."""
+    assert main(["conformance"]) == 0
+    last = _last_line(capsys.readouterr().out)
+    n = len(list(VECTORS.glob("*.json")))
+    assert last == f"{n} passed, 0 failed, 0 skipped"
+
+
+def test_every_vector_passes_through_the_protocol(capsys):
+    """The whole suite through `fsm serve` in a subprocess gives the same result."""
+    assert main(["conformance", "--program", f"{sys.executable} -m fsm serve"]) == 0
+    n = len(list(VECTORS.glob("*.json")))
+    assert _last_line(capsys.readouterr().out) == f"{n} passed, 0 failed, 0 skipped"
+
+
+def test_a_wrong_verdict_fails_the_vector_only(capsys):
+    """An engine that allows what the rules reject fails those vectors and keeps running."""
+    code = main(["conformance", *FEW, "--program", f"{FAKE} wrong-verdict"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAIL 4e-interrupt-too-late: step 3: expected rejected, got allowed" in out
+    assert _last_line(out) == "0 passed, 4 failed, 0 skipped"
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("crash", "the engine exited"),
+    ("hang", "no answer within"),
+    ("garbage", "not JSON"),
+    ("wrong-id", "answered for vector"),
+])
+def test_a_misbehaving_engine_fails_one_vector_and_is_restarted(mode, message, capsys):
+    """Crash, hang, garbage or a wrong id fail that vector; the others still pass."""
+    code = main(["conformance", *FEW, "--timeout", "2",
+                 "--program", f"{FAKE} {mode} 4e-immediate-once-per-round"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"FAIL 4e-immediate-once-per-round: " in out and message in out
+    assert _last_line(out) == "3 passed, 1 failed, 0 skipped"
+
+
+def test_a_slow_engine_within_the_timeout_passes(capsys):
+    """Answering slowly is fine as long as it is within the timeout."""
+    assert main(["conformance", *FEW, "--timeout", "5", "--program", f"{FAKE} slow"]) == 0
+    assert _last_line(capsys.readouterr().out) == "4 passed, 0 failed, 0 skipped"
+
+
+def test_unsupported_vectors_are_skipped_with_the_reason(capsys):
+    """An engine without 4e skips the 4e vectors, never fails them."""
+    assert main(["conformance", *FEW, "--program", f"{FAKE} pf2-only"]) == 0
+    out = capsys.readouterr().out
+    assert "SKIP 4e-interrupt-too-late: ruleset dnd4e not supported" in out
+    assert _last_line(out) == "2 passed, 0 failed, 2 skipped"
+
+
+def test_an_unsupported_option_value_is_skipped():
+    """A vector using an option the engine does not list is skipped."""
+    hello = C.reference_hello()
+    del hello["rulesets"]["pf2e"]["options"]["similar_triggers"]
+    doc = json.loads((VECTORS / "pf2-similar-triggers-gm.json").read_text())
+    assert C.unsupported(doc, hello) == "option similar_triggers not supported"
+
+
+def test_a_bad_handshake_fails_every_vector(capsys):
+    """An engine that does not say hello fails the run without hanging."""
+    assert main(["conformance", *FEW, "--timeout", "2",
+                 "--program", f"{FAKE} bad-hello"]) == 1
+    assert _last_line(capsys.readouterr().out) == "0 passed, 4 failed, 0 skipped"
+
+
+def test_a_program_that_cannot_start_fails_cleanly(capsys):
+    """A missing engine binary is reported, not a traceback."""
+    assert main(["conformance", *FEW, "--program", "/nonexistent/engine"]) == 1
+    out = capsys.readouterr().out
+    assert "cannot start" in out and "0 passed, 4 failed" in out
+
+
+def test_junit_and_json_reports(tmp_path, capsys):
+    """--junit writes one testcase per vector; --json lists every outcome."""
+    report = tmp_path / "report.xml"
+    assert main(["conformance", *FEW, "--json", "--junit", str(report),
+                 "--program", f"{FAKE} pf2-only"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [o["status"] for o in payload["outcomes"]].count("skipped") == 2
+    suite = ET.parse(report).getroot()
+    assert suite.get("tests") == "4" and suite.get("skipped") == "2"
+
+
+def test_the_engine_never_sees_the_expectations():
+    """Vectors go to the engine with every expect removed."""
+    doc = json.loads((VECTORS / "4e-interrupt-too-late.json").read_text())
+    assert "expect" not in json.dumps(C.public_vector(doc))
+
+
+def test_serve_answers_malformed_messages_without_dying():
+    """`fsm serve` answers garbage with an error line and keeps serving."""
+    proc = subprocess.run([sys.executable, "-m", "fsm", "serve"], capture_output=True,
+                          text=True, timeout=30,
+                          input='nonsense\n{"type": "hello", "protocol": 1, "format": 1}\n')
+    first, second = [json.loads(x) for x in proc.stdout.strip().splitlines()]
+    assert first["type"] == "error" and second["type"] == "hello"
+
+
+def test_the_pytest_plugin_runs_the_suite_against_an_adapter(tmp_path):
+    """`pytest --fsm-adapter MODULE:NAME` turns each vector into a test item."""
+    (tmp_path / "adapter.py").write_text(
+        "from fsm.conformance import reference_result\n"
+        "def good(vector):\n    return reference_result(vector)\n"
+        "def bad(vector):\n    r = reference_result(vector)\n"
+        "    for s in r['steps']:\n"
+        "        s['verdict'] = 'allowed' if s['verdict'] == 'rejected' else s['verdict']\n"
+        "    return r\n")
+    (tmp_path / "test_engine.py").write_text("def test_engine_loads():\n    pass\n")
+    base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    for path in FEW:
+        base += ["--fsm-vectors", path]
+    good = subprocess.run(base + ["--fsm-adapter", "adapter:good"], cwd=tmp_path,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(tmp_path),
+                                                                "PATH": ""})
+    assert "5 passed" in good.stdout, good.stdout + good.stderr
+    bad = subprocess.run(base + ["--fsm-adapter", "adapter:bad"], cwd=tmp_path,
+                         capture_output=True, text=True, env={"PYTHONPATH": str(tmp_path),
+                                                               "PATH": ""})
+    assert "4 failed, 1 passed" in bad.stdout, bad.stdout + bad.stderr
+
+
+def test_every_mutant_is_killed():
+    """Switching off any guard, or flipping a timing choice, fails some vector."""
+    results = score(C.collect(None))
+    assert len(results) == len(mutants()) >= 30
+    assert [m.id for m, killers in results if not killers] == []
+
+
+def test_a_missing_vector_lets_its_mutant_survive():
+    """Without the vectors that break a limit, its mutant survives: the score measures."""
+    vectors = [(p, d) for p, d in C.collect(None)
+               if "4E-OPP-TRIGGER" not in d.get("rules", ())]
+    results = dict((m.id, k) for m, k in score(vectors, only={"dnd4e:no-provoked"}))
+    assert results == {"dnd4e:no-provoked": []}
+
+
+def test_fsm_mutate_reports_k_of_k(capsys):
+    """`fsm mutate` ends with the score line."""
+    assert main(["mutate"]) == 0
+    last = _last_line(capsys.readouterr().out)
+    k = len(mutants())
+    assert last == f"{k} of {k} mutants killed"
