@@ -13,7 +13,10 @@ import os
 import sys
 
 from . import __version__
-from .scenario import InputError, build, is_log, load_source, replay, replay_log
+from . import report
+from .report import Citations, Style, describe
+from .scenario import (InputError, build, is_log, load_source, play_step, replay,
+                       replay_log)
 
 EPILOG_CHECK = """\
 A scenario is a JSON or YAML file in the step format (spec/FORMAT.md):
@@ -32,74 +35,12 @@ examples:
   fsm check spec/scenarios/4e-interrupt-shift-away.json
   fsm check --format json spec/scenarios/*.json
   fsm check my-engine-game.jsonl        (reports the first step the rules forbid)
+  fsm check --explain --sources ../shared/seeds spec/scenarios/4e-reaction-when-hit.json
+  fsm check --at 3 spec/scenarios/4e-reaction-between-attack-rolls.json
+  fsm check --format markdown spec/scenarios/pf2-disrupted-spell.json > answer.md
+  fsm check spec/scenarios/4e-interrupt-shift-away.json --diagram shift.svg
+                                        (also writes shift.sequence.mmd)
 """
-
-
-def _describe(data: dict) -> str:
-    kind = data.get("do", "?")
-    who = data.get("actor")
-    text = f"{who} {kind}" if who else kind
-    if data.get("name"):
-        text += f" \u201c{data['name']}\u201d"
-    if data.get("to"):
-        text += f" to {data['to']}"
-    if data.get("on"):
-        text += f" on {data['on']}"
-    return text
-
-
-class Style:
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-
-    def paint(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
-
-    def verdict(self, verdict: str) -> str:
-        code = {"allowed": "32", "rejected": "31", "gm": "33"}.get(verdict, "0")
-        return self.paint(verdict, code)
-
-
-def _text_report(rep, style: Style, explain: bool, out) -> None:
-    doc = rep.doc
-    title = doc.get("id") or rep.path
-    out.write(f"{rep.path}: {title} ({doc['ruleset']})\n")
-    if doc.get("description"):
-        out.write(f"  {doc['description']}\n")
-    for r in rep.results:
-        v = r.verdict
-        line = f"  {r.index:>3}  {_describe(r.data):<44} {style.verdict(v.verdict)}"
-        if v.reason:
-            line += f"  {v.reason}"
-        if v.rules and v.verdict != "allowed":
-            line += f"  [{', '.join(v.rules)}]"
-        out.write(line + "\n")
-        if explain and v.says:
-            out.write(f"       {v.guard}: {v.says}\n")
-        for note in v.notes:
-            out.write(f"       note: {note}\n")
-        for failure in r.failures:
-            out.write(f"       {style.paint('FAIL', '31;1')} {failure}\n")
-    if rep.ok:
-        out.write(f"  ok: {len(rep.results)} steps, every expectation holds\n")
-    else:
-        out.write(f"  {len(rep.failures)} expectation(s) failed\n")
-
-
-def _json_report(rep) -> dict:
-    return {
-        "file": rep.path,
-        "id": rep.doc.get("id"),
-        "ruleset": rep.doc["ruleset"],
-        "ok": rep.ok,
-        "steps": [
-            {**r.verdict.as_dict(), "do": r.data.get("do"), "actor": r.data.get("actor"),
-             "failures": r.failures,
-             **({"guard": r.verdict.guard, "explain": r.verdict.says}
-                if r.verdict.guard else {})}
-            for r in rep.results
-        ],
-    }
 
 
 def _check_log(path, args, style) -> int:
@@ -118,7 +59,7 @@ def _check_log(path, args, style) -> int:
             print(f"{path}:{line}: step {index}: {style.paint('FAIL', '31;1')} {msg}")
         if rep.forbidden:
             line, index, v, data = rep.forbidden
-            print(f"{path}:{line}: step {index}: {_describe(data)} is "
+            print(f"{path}:{line}: step {index}: {describe(data)} is "
                   f"{style.verdict('rejected')}: {v.reason} [{', '.join(v.rules)}]")
             if v.says:
                 print(f"  {v.guard}: {v.says}")
@@ -131,6 +72,14 @@ def _check_log(path, args, style) -> int:
 
 def cmd_check(args) -> int:
     style = Style(args.color == "always" or (args.color == "auto" and sys.stdout.isatty()))
+    if args.sources is not None and not os.path.isdir(args.sources):
+        raise InputError(args.sources, "not a folder (--sources names the folder holding "
+                                       "the texts)")
+    if args.at is not None and len(args.files) != 1:
+        raise InputError(args.files[0], "--at takes exactly one scenario")
+    if args.diagram is not None:
+        _check_diagram_option(args)
+    cites = Citations(sources=args.sources)
     reports = []
     failed = False
     for path in args.files:
@@ -138,22 +87,44 @@ def cmd_check(args) -> int:
             code = _check_log(path, args, style)
             failed = failed or code == 1
             continue
-        try:
-            doc, lines = load_source(path)
-            rep = replay(doc, path, build(doc, path), lines)
-        except InputError as exc:
-            print(exc.render(), file=sys.stderr)
-            return 2
+        doc, lines = load_source(path)
+        enc = build(doc, path)
+        if args.at is not None:
+            return _check_at(doc, path, enc, lines, args, style)
+        rep = replay(doc, path, enc, lines)
         failed = failed or not rep.ok
         reports.append(rep)
     if args.format == "json":
-        payload = [_json_report(r) for r in reports]
-        json.dump(payload[0] if len(payload) == 1 else payload, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        payload = [report.as_json(r, cites) for r in reports]
+        if payload:
+            json.dump(payload[0] if len(payload) == 1 else payload, sys.stdout, indent=2,
+                      ensure_ascii=False)
+            sys.stdout.write("\n")
+    elif args.format == "markdown":
+        sys.stdout.write("\n".join(report.markdown(r, cites, args.explain) for r in reports))
     else:
         for rep in reports:
-            _text_report(rep, style, args.explain, sys.stdout)
+            sys.stdout.write(report.text(rep, cites, style, args.explain))
+    if args.diagram is not None:
+        _draw_scenario(args.files[0], args.diagram)
     return 1 if failed else 0
+
+
+def _check_at(doc, path, enc, lines, args, style) -> int:
+    steps = doc["steps"]
+    if not 0 <= args.at <= len(steps):
+        raise InputError(path, f"--at {args.at}: the scenario has steps 1 to {len(steps)} "
+                               f"(0: before the first)")
+    for index, data in enumerate(steps[:args.at], 1):
+        play_step(enc, data, path, index, lines)
+    if args.format == "json":
+        json.dump(report.possible_json(enc, args.at), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.format == "markdown":
+        sys.stdout.write(report.possible_markdown(enc, args.at))
+    else:
+        sys.stdout.write(report.possible_text(enc, args.at, style))
+    return 0
 
 
 SEEDS_ENV = "FSM_SOURCES"
@@ -317,6 +288,114 @@ def cmd_serve(args) -> int:
     return serve(sys.stdin, sys.stdout)
 
 
+# -- fsm diagram, and fsm check --diagram ---------------------------------------
+
+EPILOG_DIAGRAM = """\
+Pictures of the machine, drawn from the transition table (fsm/table.py):
+  overview  the turn phases and trigger windows, one edge per group of steps
+  windows   every step that opens, answers or closes a trigger window, with
+            each of its guards and the rule ids the guard enforces there
+
+Without -o the picture goes to standard output; with -o its format comes from
+the file's extension unless --format is given. The committed pictures live
+under diagrams/: --write regenerates them, --check regenerates them in memory
+and compares (DOT and Mermaid exactly, SVG byte for byte when the local
+Graphviz is the version that drew the committed copies).
+
+exit status: 0 done (or every picture fresh), 1 a picture is stale, 2 bad usage.
+examples:
+  fsm diagram dnd4e                               (the overview as DOT)
+  fsm diagram pf2e --view windows -o pf2e-windows.svg
+  fsm diagram dnd4e --format mermaid
+  fsm diagram --write                             (regenerate diagrams/)
+  fsm diagram --check
+  fsm check spec/scenarios/4e-interrupt-shift-away.json --diagram shift.svg
+"""
+
+
+def _add_diagram_parser(sub) -> None:
+    dia = sub.add_parser(
+        "diagram", help="draw the machine (DOT, SVG, PNG, Mermaid); check diagrams/ is fresh",
+        description="Draw the machine of a ruleset from the one transition table, or "
+                    "regenerate and check the committed pictures.",
+        epilog=EPILOG_DIAGRAM, formatter_class=argparse.RawDescriptionHelpFormatter)
+    dia.add_argument("ruleset", nargs="?", metavar="RULESET", help="dnd4e or pf2e")
+    dia.add_argument("--view", choices=("overview", "windows"), default="overview",
+                     help="overview (default) or the trigger windows in detail")
+    dia.add_argument("--format", choices=("dot", "svg", "png", "mermaid"),
+                     help="default: from -o's extension, else dot")
+    dia.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    whole = dia.add_mutually_exclusive_group()
+    whole.add_argument("--check", action="store_true",
+                       help="regenerate every committed picture and fail on any difference")
+    whole.add_argument("--write", action="store_true",
+                       help="regenerate every committed picture under diagrams/")
+    dia.add_argument("--dir", metavar="DIR", help=argparse.SUPPRESS)
+    dia.set_defaults(func=cmd_diagram)
+
+
+def cmd_diagram(args) -> int:
+    from . import diagrams
+    try:
+        if args.check or args.write:
+            return _diagram_all(diagrams, args)
+        if args.ruleset is None:
+            raise diagrams.DiagramError("name a ruleset (dnd4e or pf2e), or give --check "
+                                        "or --write")
+        fmt = args.format or (diagrams.format_for(args.output) if args.output else "dot")
+        data = diagrams.render(args.ruleset, args.view, fmt)
+        if args.output:
+            with open(args.output, "wb") as fh:
+                fh.write(data)
+        elif fmt == "png":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data.decode("utf-8"))
+    except (diagrams.DiagramError, OSError) as exc:
+        print(f"fsm diagram: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _diagram_all(diagrams, args) -> int:
+    if args.ruleset or args.output or args.format:
+        raise diagrams.DiagramError("--check and --write take no ruleset, -o or --format")
+    folder = diagrams.Path(args.dir) if args.dir else diagrams.DIAGRAMS_DIR
+    if args.write:
+        for path in diagrams.write_all(folder):
+            print(f"wrote {path}")
+        return 0
+    if not folder.is_dir():
+        raise diagrams.DiagramError(f"no folder {folder} to check")
+    result = diagrams.check_all(folder)
+    print("\n".join(diagrams.check_lines(result, folder)))
+    return 0 if result.ok else 1
+
+
+def _check_diagram_option(args) -> None:
+    from . import diagrams
+    if len(args.files) != 1 or is_log(args.files[0]):
+        raise InputError(args.files[0], "--diagram draws exactly one scenario "
+                                        "(not an event log)")
+    if args.at is not None:
+        raise InputError(args.files[0], "--diagram draws the whole scenario; leave out --at")
+    try:
+        diagrams.format_for(args.diagram)
+    except diagrams.DiagramError as exc:
+        raise InputError(args.diagram, str(exc).split(": ", 1)[-1]) from None
+
+
+def _draw_scenario(path, target) -> None:
+    from . import diagrams
+    try:
+        written = diagrams.draw_scenario(path, target)
+    except (diagrams.DiagramError, OSError) as exc:
+        raise InputError(target, str(exc)) from None
+    for drawn in written:
+        print(f"wrote {drawn}", file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fsm",
@@ -334,14 +413,25 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="+", metavar="SCENARIO",
                        help="scenario files (.json, .yaml, .yml) or engine event logs "
                             "(.jsonl: a setup line, then one step per line)")
-    check.add_argument("--format", choices=("text", "json"), default="text",
-                       help="text for people (default), json for programs")
+    check.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                       help="text for a terminal (default), json for programs, markdown "
+                            "to paste into a forum thread or an issue")
     check.add_argument("--json", dest="format", action="store_const", const="json",
                        help="same as --format json")
     check.add_argument("--explain", action="store_true",
                        help="name the deciding guard and the values it saw")
+    check.add_argument("--sources", metavar="DIR", default=os.environ.get("FSM_SOURCES"),
+                       help="folder holding your copy of the rule texts: cite the original "
+                            "sentences too (default: $FSM_SOURCES)")
+    check.add_argument("--at", type=int, metavar="STEP",
+                       help="instead of replaying it all, list what each combatant may do "
+                            "after step STEP (0: before the first)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour the verdicts (auto: only on a terminal)")
+    check.add_argument("--diagram", metavar="FILE",
+                       help="also draw the scenario: its path through the machine to FILE "
+                            "(.dot, .svg, .png or .mmd) and a Mermaid sequence diagram to "
+                            "FILE's stem + .sequence.mmd")
     check.set_defaults(func=cmd_check)
 
     conf = sub.add_parser(
@@ -377,6 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Answer the JSON-lines conformance protocol (spec/PROTOCOL.md) on "
                     "stdin/stdout with the reference machine, until stdin closes.")
     srv.set_defaults(func=cmd_serve)
+
+    _add_diagram_parser(sub)
 
     spec = sub.add_parser(
         "spec", help="the sentence map: check it, show a chain, regenerate MAP.md",

@@ -10,7 +10,6 @@ vector fails that vector, is restarted, and the run goes on.
 from __future__ import annotations
 
 import json
-import os
 import queue
 import shlex
 import subprocess
@@ -22,7 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .encounter import StepError, TableGap
 from .rulesets import RULESETS
-from .scenario import EXPECT_FIELDS, InputError, build, check_document, compare, load
+from .scenario import InputError, build, check_document, compare, load
 
 PROTOCOL = 1
 FORMAT = 1
@@ -254,7 +253,10 @@ class Engine:
             except queue.Empty:
                 raise EngineError(f"no answer within {self.timeout:g} s") from None
             if line is None:
-                code = self.proc.poll()
+                try:
+                    code = self.proc.wait(timeout=min(1.0, max(left, 0.1)))
+                except subprocess.TimeoutExpired:
+                    code = None
                 raise EngineError(f"the engine exited (status {code})" if code is not None
                                   else "the engine closed its output")
             if not line.strip():

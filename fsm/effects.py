@@ -108,6 +108,8 @@ def push_frame(enc, st):
     ))
     if st.kind == "readied":
         enc.stack[-1].name = st.name or f"readied {st.ready}"
+    if st.kind == "ready":
+        enc.stack[-1].readies = st.ready_type or "standard"
     enc.note(st, enc.stack[-1], "declared")
 
 
@@ -125,7 +127,7 @@ def resolve_part(enc, st):
             if parent is not None and parent.outcome is None:
                 parent.interrupted = True
         if top.kind == "ready":
-            enc.fighters[top.owner].readied = st.ready_type or top.name or "standard"
+            enc.fighters[top.owner].readied = top.readies or "standard"
             enc.fighters[top.owner].readied_turn = enc.turn_serial
         if top.kind == "readied":
             enc.move_before(top.owner, top.parent)

@@ -15,6 +15,7 @@ pending, a malformed field) raises :class:`StepError` and changes nothing.
 
 from __future__ import annotations
 
+import difflib
 import logging
 from dataclasses import dataclass, field
 
@@ -34,6 +35,14 @@ STEP_FIELDS = {
     "do", "actor", "to", "on", "id", "name", "squares", "attacks", "parts",
     "provokes", "triggers", "cost", "ruling", "readies", "expect", "comment",
 }
+
+
+def suggest(word, known) -> str:
+    """' (did you mean X?)' for the nearest known name, or ''."""
+    if not isinstance(word, str):
+        return ""
+    near = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 class TableGap(RuntimeError):
@@ -192,7 +201,9 @@ class Encounter:
         for name, value in (options or {}).items():
             opt = self.ruleset.option(name)
             if opt is None:
-                raise StepError(f"unknown option {name!r} for {ruleset}", "options")
+                known = [o.name for o in self.ruleset.options]
+                raise StepError(f"unknown option {name!r} for {ruleset}{suggest(name, known)}",
+                                "options")
             problem = opt.check(value)
             if problem:
                 raise StepError(problem, "options")
@@ -222,7 +233,8 @@ class Encounter:
         order = list(initiative) if initiative is not None else list(self.fighters)
         for cid in order:
             if cid not in self.fighters:
-                raise StepError(f"initiative names unknown combatant {cid!r}", "initiative")
+                raise StepError(f"initiative names unknown combatant {cid!r}"
+                                f"{suggest(cid, self.fighters)}", "initiative")
         if sorted(order) != sorted(self.fighters):
             missing = sorted(set(self.fighters) - set(order))
             raise StepError(
@@ -315,6 +327,47 @@ class Encounter:
             if f.id == fid:
                 return f
         return None
+
+    def try_step(self, data) -> Verdict:
+        """The verdict ``data`` would get now, leaving the encounter unchanged."""
+        snap = self.snapshot()
+        seen = self.steps_seen
+        try:
+            return self.step(data)
+        finally:
+            self.restore(snap)
+            self.steps_seen = seen
+
+    def possible(self) -> dict:
+        """What may happen now: for each combatant, each step kind it could take,
+        with the verdict it would get (allowed, gm, or rejected with its reason);
+        under ``"*"``, the steps nobody in particular takes. Kinds that make no
+        sense now (nothing to resolve, say) are left out."""
+        out: dict = {}
+        kinds = self.ruleset.steps
+        for cid in self.fighters:
+            row = {}
+            for kind in kinds:
+                if kind in ("resolve", "continue", "lose", "disrupt", "event"):
+                    continue
+                data = {"do": kind, "actor": cid}
+                if kind == "activity":
+                    data["cost"] = 1
+                try:
+                    row[kind] = self.try_step(data)
+                except StepError:
+                    continue
+            out[cid] = row
+        anyone = {}
+        for kind in ("resolve", "continue", "lose", "disrupt"):
+            if kind not in kinds:
+                continue
+            try:
+                anyone[kind] = self.try_step({"do": kind})
+            except StepError:
+                continue
+        out["*"] = anyone
+        return out
 
     # -- helpers the effects call ------------------------------------------
 
@@ -560,22 +613,24 @@ class Encounter:
             raise StepError(f"a step is an object, not {type(data).__name__}")
         for key in data:
             if key not in STEP_FIELDS:
-                raise StepError(f"unknown field {key!r}", key)
+                raise StepError(f"unknown field {key!r}{suggest(key, STEP_FIELDS)}", key)
         kind = data.get("do")
         if kind is None:
             raise StepError("missing field 'do' (what happens)", "do")
-        if kind not in self.ruleset.steps:
-            raise StepError(f"unknown step kind {kind!r} for {self.ruleset.name}", "do")
+        if not isinstance(kind, str) or kind not in self.ruleset.steps:
+            raise StepError(f"unknown step kind {kind!r} for {self.ruleset.name}"
+                            f"{suggest(kind, self.ruleset.steps)}", "do")
         st = Step(index, kind)
         actor = data.get("actor")
         if actor is not None:
             if not isinstance(actor, str) or actor not in self.fighters:
-                raise StepError(f"unknown combatant {actor!r}", "actor")
+                raise StepError(f"unknown combatant {actor!r}{suggest(actor, self.fighters)}",
+                                "actor")
         if kind in TURN_ACTIONS or kind in RESPONSES:
             if actor is None:
                 raise StepError(f"a {kind} step needs an 'actor'", "actor")
         if kind == "end-turn" and actor is None:
-            actor = self.active if self.state != T.TURN_END else \
+            actor = self.active if self._above_turn_end() is None else \
                 self.order[(self.turn_index + 1) % len(self.order)]
         st.actor = actor
         if "id" in data:

@@ -35,7 +35,7 @@ class Frame:
     __slots__ = (
         "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
         "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
-        "name", "closed", "step",
+        "name", "closed", "step", "readies",
     )
 
     def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
@@ -59,6 +59,7 @@ class Frame:
         self.name = name
         self.closed = False
         self.step = step
+        self.readies = None
 
     @property
     def finished(self) -> bool:

@@ -1,0 +1,231 @@
+"""How a replay reads: plain text for a terminal, Markdown to paste in a
+forum thread or an issue, JSON for programs. Rules are cited with the
+project's paraphrase; with the user's copy of the texts, with the original
+sentences too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+
+class Citations:
+    """Rule statements, and the sentences stating each rule when the texts are at hand."""
+
+    def __init__(self, root: Path | None = None, sources: str | None = None):
+        from .spec import default_root
+        self.root = Path(root or default_root())
+        self.statements: dict = {}
+        self.sentences: dict = {}      # rule id -> [(sentence id, original)]
+        path = self.root / "spec" / "rules.yaml"
+        if path.exists():
+            try:
+                doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            except yaml.YAMLError:
+                doc = {}
+            for r in doc.get("rules") or ():
+                self.statements[r.get("id")] = " ".join(str(r.get("statement", "")).split())
+        if sources:
+            self._load_sentences(sources)
+
+    def _load_sentences(self, folder):
+        from . import spec as S
+        try:
+            spec = S.load(self.root, with_tests=False)
+        except S.SpecError:
+            return
+        texts = S.find_sources(spec, folder)
+        for e in spec.sentences:
+            text = texts.get(e["source"])
+            if text is None:
+                continue
+            for rid in e.get("rules") or ():
+                self.sentences.setdefault(rid, []).append(
+                    (e["id"], " ".join(text[e["start"]:e["end"]].split())))
+
+    def statement(self, rule_id: str) -> str:
+        return self.statements.get(rule_id, "")
+
+
+def describe(data: dict) -> str:
+    """'ayla reaction “riposte” to twin' for a step."""
+    if not isinstance(data, dict):
+        return "?"
+    kind = data.get("do", "?")
+    who = data.get("actor")
+    text = f"{who} {kind}" if who else kind
+    if data.get("name"):
+        text += f" \u201c{data['name']}\u201d"
+    if data.get("to"):
+        text += f" to {data['to']}"
+    if data.get("on"):
+        text += f" on {data['on']}"
+    return text
+
+
+class Style:
+    """Colour for terminals only."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def paint(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
+
+    def verdict(self, verdict: str) -> str:
+        code = {"allowed": "32", "rejected": "31", "gm": "33"}.get(verdict, "0")
+        return self.paint(verdict, code)
+
+
+def _cited(verdict):
+    return [] if verdict.verdict == "allowed" else list(verdict.rules)
+
+
+# -- text ----------------------------------------------------------------------------------
+
+def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
+    doc = rep.doc
+    out = [f"{rep.path}: {doc.get('id') or ''} ({doc['ruleset']})"]
+    if doc.get("question"):
+        out.append(f"  Q: {doc['question']}")
+    elif doc.get("description"):
+        out.append(f"  {doc['description']}")
+    for r in rep.results:
+        v = r.verdict
+        line = f"  {r.index:>3}  {describe(r.data):<46} {style.verdict(v.verdict)}"
+        if v.reason:
+            line += f"  {v.reason}"
+        out.append(line)
+        if v.verdict == "allowed":
+            if explain and v.rules:
+                out.append(style.paint(f"       under {', '.join(v.rules)}", "2"))
+        for rid in _cited(v):
+            out.append(f"       {rid}: {cites.statement(rid)}".rstrip(": "))
+            for sid, original in cites.sentences.get(rid, ())[:2]:
+                out.append(style.paint(f"         {sid}: {original}", "2"))
+        if explain and v.says:
+            out.append(f"       why: {v.guard} saw that {v.says}")
+        for note in v.notes:
+            out.append(f"       note: {note}")
+        for failure in r.failures:
+            out.append(f"       {style.paint('FAIL', '31;1')} {failure}")
+    if doc.get("answer"):
+        out.append(f"  A: {doc['answer']}")
+    if rep.ok:
+        out.append(f"  ok: {len(rep.results)} steps, every expectation holds")
+    else:
+        out.append(f"  {len(rep.failures)} expectation(s) failed")
+    return "\n".join(out) + "\n"
+
+
+# -- markdown ------------------------------------------------------------------------------
+
+def _md(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(rep, cites: Citations, explain: bool = False) -> str:
+    doc = rep.doc
+    out = [f"### {doc.get('id') or rep.path} ({doc['ruleset']})", ""]
+    if doc.get("question"):
+        out += [f"**Question.** {doc['question']}", ""]
+    if doc.get("answer"):
+        out += [f"**Answer.** {doc['answer']}", ""]
+    elif doc.get("description"):
+        out += [doc["description"], ""]
+    out += ["| # | step | verdict | reason | rules |", "|---|---|---|---|---|"]
+    cited = []
+    for r in rep.results:
+        v = r.verdict
+        rules = ", ".join(v.rules) if v.verdict != "allowed" or explain else ""
+        out.append(f"| {r.index} | {_md(describe(r.data))} | **{v.verdict}** | "
+                   f"{v.reason or ''} | {rules} |")
+        for rid in _cited(v):
+            if rid not in cited:
+                cited.append(rid)
+    out.append("")
+    notes = [(r.index, n) for r in rep.results for n in r.verdict.notes]
+    if explain:
+        notes += [(r.index, f"{r.verdict.guard}: {r.verdict.says}") for r in rep.results
+                  if r.verdict.says]
+    for index, note in notes:
+        out.append(f"- step {index}: {_md(note)}")
+    if notes:
+        out.append("")
+    if cited:
+        out.append("Rules cited:")
+        out.append("")
+        for rid in cited:
+            out.append(f"- **{rid}**: {_md(cites.statement(rid))}")
+            for sid, original in cites.sentences.get(rid, ())[:2]:
+                out.append(f"  - {sid}: \u201c{_md(original)}\u201d")
+        out.append("")
+    fails = rep.failures
+    out.append("Every expectation holds." if not fails else
+               f"{len(fails)} expectation(s) failed: " +
+               "; ".join(f"step {i}: {m}" for i, m in fails))
+    return "\n".join(out) + "\n"
+
+
+# -- json ---------------------------------------------------------------------------------
+
+def as_json(rep, cites: Citations | None = None) -> dict:
+    steps = []
+    for r in rep.results:
+        v = r.verdict
+        entry = {**v.as_dict(), "do": r.data.get("do"), "actor": r.data.get("actor"),
+                 "target": v.target_id, "failures": r.failures}
+        if v.guard:
+            entry["guard"] = v.guard
+            entry["explain"] = v.says
+            entry["seen"] = v.seen
+        if cites is not None and v.verdict != "allowed":
+            entry["cited"] = [{"rule": rid, "statement": cites.statement(rid),
+                               "sentences": [{"id": sid, "original": o}
+                                             for sid, o in cites.sentences.get(rid, ())]}
+                              for rid in v.rules]
+        steps.append(entry)
+    return {"file": rep.path, "id": rep.doc.get("id"), "ruleset": rep.doc["ruleset"],
+            "ok": rep.ok, "steps": steps}
+
+
+# -- what is possible now ---------------------------------------------------------------
+
+def possible_text(enc, after: int, style: Style) -> str:
+    out = [f"after step {after}: round {enc.round}, {enc.active}'s turn, phase {enc.state}"]
+    for who, row in enc.possible().items():
+        if not row:
+            continue
+        allowed = [k for k, v in row.items() if v.verdict == "allowed"]
+        gm = [k for k, v in row.items() if v.verdict == "gm"]
+        rejected = [f"{k} ({v.reason})" for k, v in row.items() if v.verdict == "rejected"]
+        label = "anyone" if who == "*" else who
+        out.append(f"  {label}:")
+        if allowed:
+            out.append(f"    {style.verdict('allowed')}: {', '.join(allowed)}")
+        if gm:
+            out.append(f"    {style.verdict('gm')}: {', '.join(gm)}")
+        if rejected:
+            out.append(f"    {style.verdict('rejected')}: {', '.join(rejected)}")
+    return "\n".join(out) + "\n"
+
+
+def possible_json(enc, after: int) -> dict:
+    return {
+        "after_step": after, "round": enc.round, "active": enc.active, "state": enc.state,
+        "possible": {who: {k: {"verdict": v.verdict, "reason": v.reason,
+                                "rules": list(v.rules)} for k, v in row.items()}
+                     for who, row in enc.possible().items()},
+    }
+
+
+def possible_markdown(enc, after: int) -> str:
+    out = [f"**After step {after}** (round {enc.round}, {enc.active}'s turn, "
+           f"phase `{enc.state}`)", "", "| who | step | verdict | reason |", "|---|---|---|---|"]
+    for who, row in enc.possible().items():
+        for k, v in row.items():
+            out.append(f"| {'anyone' if who == '*' else who} | {k} | {v.verdict} | "
+                       f"{v.reason or ''} |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,340 @@
+"""The rules lawyer's workbench: worked examples, what is possible now,
+formats, hand-written input, hostile input."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fsm import Encounter, StepError
+from fsm.cli import main
+from fsm.report import Citations, markdown
+from fsm.scenario import InputError, build, load, replay, replay_log
+
+ROOT = Path(__file__).resolve().parent.parent
+GALLERY = sorted(p for p in (ROOT / "spec" / "scenarios").iterdir()
+                 if p.suffix in (".json", ".yaml"))
+
+
+def _doc(path):
+    return load(str(path))
+
+
+# -- the gallery ---------------------------------------------------------------------
+
+def test_the_gallery_holds_at_least_a_dozen_questions():
+    """At least twelve shipped scenarios, each with a question and its answer."""
+    asked = [p for p in GALLERY if _doc(p).get("question") and _doc(p).get("answer")]
+    assert len(asked) >= 12
+    assert {_doc(p)["ruleset"] for p in asked} == {"dnd4e", "pf2e"}
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.name)
+def test_each_worked_example_is_fresh(path):
+    """The committed Markdown beside each scenario is what `fsm check --format markdown` prints."""
+    doc = _doc(path)
+    rep = replay(doc, str(path.relative_to(ROOT)), build(doc, str(path)))
+    committed = path.with_suffix(".md").read_text(encoding="utf-8")
+    assert markdown(rep, Citations(ROOT)) == committed
+
+
+def test_the_readme_lists_every_gallery_question():
+    """README's gallery names every scenario."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path in GALLERY:
+        assert _doc(path)["id"] in readme, path.name
+
+
+# -- what is possible now -------------------------------------------------------------
+
+def _play(doc, upto):
+    enc = build(doc, "x")
+    for data in doc["steps"][:upto]:
+        enc.step(data)
+    return enc
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.name)
+def test_at_answers_match_the_machine(path):
+    """Every step --at lists as allowed is accepted, every forbidden one rejected with its code."""
+    doc = _doc(path)
+    for upto in range(len(doc["steps"]) + 1):
+        listed = _play(doc, upto).possible()
+        for who, row in listed.items():
+            for kind, verdict in row.items():
+                enc = _play(doc, upto)
+                data = {"do": kind} if who == "*" else {"do": kind, "actor": who}
+                if kind == "activity":
+                    data["cost"] = 1
+                got = enc.step(data)
+                assert (got.verdict, got.reason) == (verdict.verdict, verdict.reason), \
+                    (path.name, upto, who, kind)
+
+
+def test_at_prints_allowed_and_forbidden_steps(capsys):
+    """`fsm check --at N` lists, per combatant, what is allowed and what is not and why."""
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
+    assert main(["check", "--color", "never", "--at", "3", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "after step 3" in out
+    ayla = out.split("ayla:")[1].split("anyone:")[0]
+    assert "allowed: free, free-response, no-action, reaction" in ayla
+    assert "interrupt (trigger-already-resolved)" in ayla
+
+
+def test_at_in_json(capsys):
+    """--at with --format json gives each combatant's steps and verdicts."""
+    path = ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json"
+    assert main(["check", "--format", "json", "--at", "1", str(path)]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["possible"]["ayla"]["interrupt"]["verdict"] == "allowed"
+    assert payload["possible"]["orc"]["interrupt"]["reason"] == "immediate-on-own-turn"
+
+
+def test_at_out_of_range_is_bad_input(capsys):
+    """--at beyond the last step is refused with exit 2."""
+    path = ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json"
+    assert main(["check", "--at", "99", str(path)]) == 2
+    assert "--at 99" in capsys.readouterr().err
+
+
+def test_possible_is_available_from_the_library():
+    """Engines can ask the same question through Encounter.possible()."""
+    enc = Encounter("pf2e", [("ogre", "monsters"), ("kyra", "heroes")])
+    enc.step({"actor": "ogre", "do": "action"})
+    now = enc.possible()
+    assert now["kyra"]["reaction"].verdict == "gm"
+    assert now["kyra"]["action"].reason == "not-your-turn"
+    assert now["*"]["resolve"].verdict == "allowed"
+
+
+# -- output --------------------------------------------------------------------------
+
+def test_explain_names_the_guard_and_what_it_saw(capsys):
+    """--explain says which guard decided and the budget values it saw."""
+    path = ROOT / "spec" / "scenarios" / "4e-two-immediates-in-one-round.json"
+    assert main(["check", "--explain", "--color", "never", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "why: immediate_unused saw that ayla already took an immediate action " \
+           "in round 1, during orc's turn" in out
+
+
+def test_rejections_cite_the_rule_in_our_words(capsys):
+    """A rejected step prints its rule id with the paraphrase from spec/rules.yaml."""
+    path = ROOT / "spec" / "scenarios" / "pf2-one-reaction-per-trigger.json"
+    assert main(["check", "--color", "never", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "PF2-EXTRA-REACTIONS: A creature able to take more than one reaction" in out
+
+
+def test_colour_only_when_asked_or_on_a_terminal(capsys):
+    """No escape codes when stdout is not a terminal; some with --color always."""
+    path = str(ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json")
+    main(["check", path])
+    assert "\x1b[" not in capsys.readouterr().out
+    main(["check", "--color", "always", path])
+    assert "\x1b[31m" in capsys.readouterr().out
+
+
+def test_markdown_output_is_a_table(capsys):
+    """--format markdown prints a table ready to paste."""
+    path = ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json"
+    assert main(["check", "--format", "markdown", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "| # | step | verdict | reason | rules |" in out
+    assert "**Question.**" in out
+
+
+# -- hand-written input --------------------------------------------------------------
+
+BASE = {"format": 1, "ruleset": "dnd4e",
+        "combatants": [{"id": "orc", "side": "monsters"}, {"id": "ayla", "side": "heroes"}],
+        "steps": [{"actor": "orc", "do": "standard"}]}
+
+
+def _with(**changes):
+    return json.dumps(dict(BASE, **changes), indent=1)
+
+
+MALFORMED = {
+    "json syntax": ("{\"format\": 1,\n \"ruleset\": }", "invalid JSON"),
+    "top level list": ("[]", "a scenario is an object"),
+    "format 2": (_with(format=2), "'format' must be 1"),
+    "unknown ruleset": (_with(ruleset="dnd5"), "'ruleset' must be one of"),
+    "combatants not a list": (_with(combatants={"orc": "monsters"}), "'combatants' must be"),
+    "combatant without side": (_with(combatants=[{"id": "orc"}]), "needs a side"),
+    "duplicate combatant": (_with(combatants=[{"id": "orc", "side": "a"},
+                                              {"id": "orc", "side": "b"}]), "listed twice"),
+    "initiative unknown": (_with(initiative=["orc", "alya"]), "did you mean 'ayla'"),
+    "initiative incomplete": (_with(initiative=["orc"]), "every combatant exactly once"),
+    "unknown option": (_with(options={"readied_ass": "reaction"}),
+                       "did you mean 'readied_as'"),
+    "bad option value": (_with(options={"readied_as": "sometimes"}), "takes one of"),
+    "unknown step kind": (_with(steps=[{"actor": "orc", "do": "standart"}]),
+                          "did you mean 'standard'"),
+    "unknown combatant": (_with(steps=[{"actor": "ork", "do": "standard"}]),
+                          "did you mean 'orc'"),
+    "unknown step field": (_with(steps=[{"actor": "orc", "do": "move", "sqares": 2}]),
+                           "did you mean 'squares'"),
+    "nothing to resolve": (_with(steps=[{"do": "resolve"}]), "nothing is pending"),
+    "zero squares": (_with(steps=[{"actor": "orc", "do": "move", "squares": 0}]),
+                     "squares must be an integer"),
+    "cost on a 4e action": (_with(steps=[{"actor": "orc", "do": "standard", "cost": 2}]),
+                            "'cost' applies to activities only"),
+    "unknown trigger id": (_with(steps=[{"actor": "orc", "do": "standard"},
+                                        {"actor": "ayla", "do": "interrupt", "to": "clb"}]),
+                           "no trigger has the id 'clb'"),
+    "duplicate frame id": (_with(steps=[{"actor": "orc", "do": "standard", "id": "a"},
+                                        {"actor": "ayla", "do": "interrupt", "id": "a"}]),
+                           "already used"),
+    "bad expectation": (_with(steps=[{"actor": "orc", "do": "standard",
+                                      "expect": {"verdict": "maybe"}}]),
+                        "expected verdict must be"),
+    "unknown expectation": (_with(steps=[{"actor": "orc", "do": "standard",
+                                          "expect": {"verdit": "allowed"}}]),
+                            "unknown expectation"),
+    "steps not a list": (_with(steps={"do": "standard"}), "'steps' must be a list"),
+    "step not an object": (_with(steps=["standard"]), "a step is an object"),
+    "empty file": ("", "invalid JSON"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_input_gets_exit_2_and_one_clear_line(name, tmp_path, capsys):
+    """Each malformed scenario: exit 2, one line naming the file and what is wrong."""
+    text, message = MALFORMED[name]
+    path = tmp_path / "scenario.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith(str(path)) and message in err, err
+    assert "Traceback" not in err
+
+
+def test_yaml_errors_give_line_and_column(tmp_path, capsys):
+    """A YAML syntax error names its line and column."""
+    path = tmp_path / "s.yaml"
+    path.write_text("format: 1\nruleset: dnd4e\nsteps: [\n  {do: x\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: invalid YAML", capsys.readouterr().err)
+
+
+def test_a_step_error_in_yaml_names_the_steps_line(tmp_path, capsys):
+    """A misspelt combatant in a YAML step is reported at that step's line, with a suggestion."""
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(dict(BASE, steps=[{"actor": "orc", "do": "standard"},
+                                                     {"actor": "alya", "do": "interrupt"}]),
+                                   sort_keys=False), encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    line = int(err.split(":")[1])
+    assert "alya" in path.read_text().splitlines()[line - 1]
+    assert err.endswith("step 2: unknown combatant 'alya' (did you mean 'ayla'?)")
+
+
+def test_not_utf8_is_refused(tmp_path, capsys):
+    """Bytes that are not UTF-8 get one line."""
+    path = tmp_path / "s.json"
+    path.write_bytes(b"\xff\xfe{}")
+    assert main(["check", str(path)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+# -- hostile input -------------------------------------------------------------------
+
+def test_a_file_of_tens_of_megabytes_is_refused(tmp_path, capsys):
+    """A 20 MB scenario is refused before it is read."""
+    path = tmp_path / "big.json"
+    with open(path, "wb") as fh:
+        fh.truncate(20 * 1024 * 1024)
+    assert main(["check", str(path)]) == 2
+    assert "limited to" in capsys.readouterr().err
+
+
+def test_a_yaml_alias_bomb_is_refused(tmp_path, capsys):
+    """Nested aliases that would expand to billions of values are refused."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 12):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    assert "aliases included" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("suffix,text", [
+    (".json", "[" * 100_000 + "]" * 100_000),
+    (".yaml", "a:\n" + "".join(" " * (i + 1) + "- \n" for i in range(200))),
+])
+def test_deeply_nested_documents_are_refused(suffix, text, tmp_path, capsys):
+    """Nesting beyond 64 levels gets one line, not a RecursionError."""
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "deeper than" in err or "invalid YAML" in err
+    assert "Traceback" not in err
+
+
+def _write_log(path, turns):
+    header = {"format": 1, "ruleset": "dnd4e",
+              "combatants": [{"id": "orc", "side": "monsters"}, {"id": "ayla", "side": "heroes"}]}
+    turn = [{"actor": "orc", "do": "standard"}, {"do": "resolve"},
+            {"actor": "ayla", "do": "reaction"}, {"do": "resolve"}, {"do": "end-turn"},
+            {"actor": "ayla", "do": "move", "squares": 2}, {"do": "resolve"},
+            {"do": "continue", "actor": "ayla"}, {"do": "resolve"}, {"do": "end-turn"}]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(header) + "\n")
+        lines = "".join(json.dumps(s) + "\n" for s in turn)
+        for _ in range(turns):
+            fh.write(lines)
+
+
+def _peak(path):
+    tracemalloc.start()
+    rep = replay_log(str(path), keep=200)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return rep, peak
+
+
+def test_a_long_log_replays_in_bounded_memory(tmp_path):
+    """Memory does not grow with the length of an event log (100 vs 1,000 turns)."""
+    short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"
+    _write_log(short, 100)
+    _write_log(long, 1000)
+    rep_short, peak_short = _peak(short)
+    rep_long, peak_long = _peak(long)
+    assert rep_short.ok and rep_long.ok and rep_long.steps == 10_000
+    assert peak_long < 1.5 * peak_short, (peak_short, peak_long)
+
+
+def test_a_log_line_too_long_is_refused(tmp_path, capsys):
+    """One line of several megabytes in a log is refused with its line number."""
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps(BASE | {"steps": None}).replace(', "steps": null', "") + "\n"
+                    + "x" * (2 * 1024 * 1024) + "\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    assert ":2: line longer than" in capsys.readouterr().err
+
+
+def test_a_log_reports_the_first_forbidden_step(tmp_path, capsys):
+    """An engine's log replays until the first step the rules forbid, named by line."""
+    path = tmp_path / "game.jsonl"
+    lines = [{"format": 1, "ruleset": "pf2e",
+              "combatants": [{"id": "ogre", "side": "m"}, {"id": "kyra", "side": "h"}],
+              "options": {"react_before_first_turn": "allow"}},
+             {"actor": "ogre", "do": "action"}, {"actor": "kyra", "do": "reaction"},
+             {"do": "resolve"}, {"do": "resolve"}, {"actor": "ogre", "do": "action"},
+             {"actor": "kyra", "do": "reaction"}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    assert main(["check", "--color", "never", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:7: step 6: kyra reaction is rejected: reaction-used-this-round" in out
