@@ -352,8 +352,11 @@ def cmd_diagram(args) -> int:
             sys.stdout.buffer.write(data)
         else:
             sys.stdout.write(data.decode("utf-8"))
-    except (diagrams.DiagramError, OSError) as exc:
+    except diagrams.DiagramError as exc:
         print(f"fsm diagram: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"fsm diagram: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
     return 0
 
@@ -390,8 +393,10 @@ def _draw_scenario(path, target) -> None:
     from . import diagrams
     try:
         written = diagrams.draw_scenario(path, target)
-    except (diagrams.DiagramError, OSError) as exc:
+    except diagrams.DiagramError as exc:
         raise InputError(target, str(exc)) from None
+    except OSError as exc:
+        raise InputError(target, f"cannot write: {exc.strerror}") from None
     for drawn in written:
         print(f"wrote {drawn}", file=sys.stderr)
 

@@ -1,0 +1,286 @@
+"""Diagrams: drawn from the table, deterministic, fresh, and readable as a path."""
+
+import dataclasses
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from fsm import diagrams as D
+from fsm import table as T
+from fsm.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "spec" / "scenarios"
+HAVE_DOT = shutil.which("dot") is not None
+needs_dot = pytest.mark.skipif(not HAVE_DOT, reason="Graphviz 'dot' is not installed")
+
+EDGE = re.compile(r"^\t(\w+) -> (\w+) \[(.*)\]$", re.M)
+NODE = re.compile(r"^\t+(\w+) \[(.*)\]$", re.M)
+
+
+def edges(dot: str) -> list:
+    """(tail, head, attributes) of every edge of a DOT text."""
+    return EDGE.findall(dot)
+
+
+def nodes(dot: str) -> dict:
+    return {name: attrs for name, attrs in NODE.findall(dot)
+            if name not in ("graph", "node", "edge")}
+
+
+def words(label: str) -> set:
+    return set(re.sub(r"<[^>]*>", " ", label).split())
+
+
+def label_of(attrs: str) -> str:
+    found = re.search(r"label=<(.*?)>(?: \w+=|$)", attrs)
+    return found.group(1) if found else ""
+
+
+def steps_in(attrs: str, ruleset: str) -> set:
+    names = {row.step for row in T.TABLES[ruleset][0]}
+    return words(label_of(attrs)) & names
+
+
+def tail_for(row, source) -> str:
+    covers_box = all(s in row.sources for s in T.TRIGGERED)
+    return D.BOX if covers_box and source in T.TRIGGERED else source
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_every_table_row_is_an_edge_of_the_overview(ruleset):
+    """Each row leaves each of its phases on an edge labelled with its step; a row
+    that leaves every trigger-open phase is drawn once, from their box."""
+    drawn = edges(D.machine_source(ruleset, "overview", "graphviz"))
+    for row in T.TABLES[ruleset][0]:
+        for source in row.sources:
+            tail = tail_for(row, source)
+            assert any(t == tail and h == row.dest and row.step in steps_in(a, ruleset)
+                       for t, h, a in drawn), (row.step, source, row.dest)
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_the_overview_invents_no_edge(ruleset):
+    """Every step on every edge is a row of the table from that tail to that head."""
+    rows = T.TABLES[ruleset][0]
+    for tail, head, attrs in edges(D.machine_source(ruleset, "overview", "graphviz")):
+        for step in steps_in(attrs, ruleset):
+            assert any(r.step == step and r.dest == head and
+                       any(tail_for(r, s) == tail for s in r.sources) for r in rows), \
+                (step, tail, head)
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_refusal_rows_are_not_drawn(ruleset):
+    """No edge carries a step out of a phase where a refusal row forbids it."""
+    drawn = edges(D.machine_source(ruleset, "overview", "graphviz"))
+    for refusal in T.TABLES[ruleset][1]:
+        for source in refusal.sources:
+            tails = {source, D.BOX} if source in T.TRIGGERED else {source}
+            assert not any(t in tails and refusal.step in steps_in(a, ruleset)
+                           for t, _, a in drawn), (refusal.step, source)
+
+
+def test_the_box_holds_exactly_the_trigger_open_phases():
+    """The shaded box holds the phases where a trigger is open, and the box's tail."""
+    dot = D.machine_source("dnd4e", "overview", "graphviz")
+    inside = dot.split(f"subgraph {D.CLUSTER} {{", 1)[1].split("\t}", 1)[0]
+    assert set(nodes(inside)) == {*T.TRIGGERED, D.BOX}
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_machine_steps_are_dashed_and_player_steps_are_not(ruleset):
+    """close and next-turn edges are dashed; edges of player steps are solid."""
+    machine = {r.step for r in T.TABLES[ruleset][0] if r.by == T.MACHINE}
+    for _, _, attrs in edges(D.machine_source(ruleset, "overview", "graphviz")):
+        steps = steps_in(attrs, ruleset)
+        assert ("style=dashed" in attrs) == bool(steps & machine), attrs
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_the_windows_view_names_every_guard_with_its_rule_ids(ruleset):
+    """Each player row at a window has a card listing each guard and its rule ids."""
+    cards = {n: a for n, a in nodes(D.machine_source(ruleset, "windows", "graphviz")).items()
+             if n.startswith("c_")}
+    for row in T.TABLES[ruleset][0]:
+        if row.by != T.PLAYER or not ({row.dest, *row.sources} & set(D.WINDOWS)):
+            continue
+        card = next(a for a in cards.values() if f"<B>{row.step}</B>" in a)
+        for fn, rules in row.guards:
+            assert fn.__name__ in card
+            assert all(rule in card for rule in rules)
+
+
+def test_guard_counts_follow_the_table():
+    """The overview says how many guards each player step has."""
+    dot = D.machine_source("dnd4e", "overview", "graphviz")
+    assert "<B>opportunity</B> <FONT" in dot and "6 guards" in dot
+    assert "<B>resolve</B><BR/>" in dot or "<B>resolve</B>>" in dot
+
+
+@pytest.mark.parametrize("view", D.VIEWS)
+def test_every_picture_has_a_legend(view):
+    """The DOT graph label and the Mermaid note explain the line styles."""
+    dot = D.machine_source("pf2e", view, "graphviz")
+    legend = dot.split("label=<<TABLE", 1)[1]
+    assert "a step a player declares" in legend and "the machine fires itself" in legend
+    mermaid = D.machine_source("pf2e", view, "mermaid")
+    assert "note right of turn_end" in mermaid and "Legend" in mermaid
+
+
+@pytest.mark.parametrize("fmt", ["dot", "mermaid", pytest.param("svg", marks=needs_dot)])
+def test_output_is_the_same_byte_for_byte_each_time(fmt):
+    """Rendering twice gives identical bytes, with no date in them."""
+    first = D.render("dnd4e", "windows", fmt)
+    assert first == D.render("dnd4e", "windows", fmt)
+    assert not re.search(rb"20\d\d-\d\d-\d\d", first)
+
+
+def test_the_committed_diagrams_are_fresh(capsys):
+    """fsm diagram --check passes on the committed diagrams/ folder."""
+    assert main(["diagram", "--check"]) == 0
+    assert "diagram check: ok" in capsys.readouterr().out
+
+
+def _copy_of_diagrams(tmp_path) -> Path:
+    copy = tmp_path / "diagrams"
+    shutil.copytree(ROOT / "diagrams", copy)
+    return copy
+
+
+def test_check_fails_when_the_table_changes_without_regenerating(tmp_path, monkeypatch,
+                                                                 capsys):
+    """Dropping one guard from one row makes --check fail and name the stale pictures."""
+    rows, refusals = T.TABLES["dnd4e"]
+    changed = tuple(dataclasses.replace(r, guards=r.guards[:-1]) if r.step == "standard"
+                    else r for r in rows)
+    monkeypatch.setitem(T.TABLES, "dnd4e", (changed, refusals))
+    assert main(["diagram", "--check", "--dir", str(_copy_of_diagrams(tmp_path))]) == 1
+    out = capsys.readouterr().out
+    assert "stale: dnd4e-overview.dot" in out and "stale: dnd4e-windows.mmd" in out
+    assert "pf2e-overview.dot" not in out
+
+
+def test_check_fails_on_a_missing_or_leftover_picture(tmp_path, capsys):
+    """A picture that is missing, or no longer generated, makes --check fail."""
+    copy = _copy_of_diagrams(tmp_path)
+    (copy / "pf2e-windows.mmd").unlink()
+    (copy / "old-view.dot").write_text("digraph {}\n", encoding="utf-8")
+    assert main(["diagram", "--check", "--dir", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "stale: pf2e-windows.mmd" in out and "no longer generated: old-view.dot" in out
+
+
+def test_svg_from_another_graphviz_is_not_compared(tmp_path, capsys):
+    """An SVG drawn by another Graphviz version is skipped, and --check says so."""
+    copy = _copy_of_diagrams(tmp_path)
+    svg = copy / "dnd4e-overview.svg"
+    text = svg.read_text(encoding="utf-8")
+    svg.write_text(re.sub(r"graphviz version \S+", "graphviz version 0.0.1", text)
+                   .replace("</svg>", "<!-- laid out elsewhere --></svg>"), encoding="utf-8")
+    assert main(["diagram", "--check", "--dir", str(copy)]) == 0
+    assert "SVG not compared" in capsys.readouterr().out
+
+
+@needs_dot
+def test_svg_from_the_same_graphviz_is_compared(tmp_path, capsys):
+    """An SVG that differs from what the local Graphviz draws is stale."""
+    copy = _copy_of_diagrams(tmp_path)
+    svg = copy / "pf2e-overview.svg"
+    svg.write_text(svg.read_text(encoding="utf-8").replace("turn_acting", "turn_actin"),
+                   encoding="utf-8")
+    assert main(["diagram", "--check", "--dir", str(copy)]) == 1
+    assert "stale: pf2e-overview.svg" in capsys.readouterr().out
+
+
+def test_a_scenario_path_highlights_exactly_the_visited_phases():
+    """The shift-away example visits every phase but turn_end, and only those are lit."""
+    _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
+    dot = D.machine_source("dnd4e", "overview", "graphviz", trace)
+    lit = {n for n, a in nodes(dot).items() if D.FILL["visited"] in a}
+    assert lit == set(trace.visited_states()) == set(T.STATES) - {T.TURN_END}
+
+
+def test_a_scenario_path_numbers_the_steps_on_the_edges_they_took():
+    """Taken edges are red and carry the numbers of the steps that took them."""
+    _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
+    drawn = edges(D.machine_source("dnd4e", "overview", "graphviz", trace))
+    taken = {(t, h): a for t, h, a in drawn if D.PATH_INK in a and "penwidth" in a}
+    assert set(taken) == {(T.TURN_START, T.ACTING), (T.ACTING, T.BEFORE), (D.BOX, T.BEFORE),
+                          (T.BEFORE, T.AFTER), (T.AFTER, T.BEFORE)}
+    assert "step 2" in taken[(D.BOX, T.BEFORE)]          # the interrupt
+    assert "step 4" in taken[(T.BEFORE, T.AFTER)]        # the lost club
+
+
+def test_rejected_steps_leave_no_path():
+    """A refused step takes no edge, not even the window it closed on the way."""
+    _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
+    assert {step for step, *_ in trace.moves} == {1, 2, 3, 4}     # step 5 is refused
+
+
+def test_check_draws_both_scenario_pictures(tmp_path, capsys):
+    """fsm check --diagram FILE writes the path picture and FILE's .sequence.mmd."""
+    target = tmp_path / "shift.dot"
+    assert main(["check", str(SCENARIOS / "4e-interrupt-shift-away.json"),
+                 "--diagram", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").startswith("digraph")
+    sequence = (tmp_path / "shift.sequence.mmd").read_text(encoding="utf-8")
+    assert "participant c1 as orc (monsters)" in sequence
+    assert "participant c2 as ayla (heroes)" in sequence
+    assert "c2->>c1: 2 · interrupt “shift away” to club [shift]" in sequence
+    assert "✗ club is lost" in sequence
+    assert "every expectation holds" in capsys.readouterr().out
+
+
+def test_the_sequence_shows_windows_and_refused_answers():
+    """Windows are noted across the lanes; a refused answer is a crossed arrow."""
+    replay, trace = D.trace_scenario(SCENARIOS / "4e-reaction-when-hit.json")
+    text = D.sequence_diagram(replay, trace)
+    assert text.count("  participant ") == 3
+    assert "Note over c1,c3: window_reaction · axe resolved" in text
+    assert re.search(r"c3-xc1: 6 · reaction .* ✗ trigger-passed", text)
+
+
+def test_the_sequence_bands_a_disrupted_action():
+    """A disrupted frame is shown in a red band, and its lane's activation ends."""
+    replay, trace = D.trace_scenario(SCENARIOS / "pf2-disrupted-spell.json")
+    text = D.sequence_diagram(replay, trace)
+    band = text.split(D.LOSS_BAND, 1)[1]
+    assert "✗ spell is disrupted" in band.split("end\n", 1)[0]
+    assert text.count("activate c1") == text.count("deactivate c1") * 2
+
+
+def test_every_example_is_pictured():
+    """The texts' own examples each have a path SVG and a sequence diagram."""
+    for scenario_id in D.EXAMPLES:
+        assert D.scenario_file(scenario_id).exists()
+        assert (ROOT / "diagrams" / "scenarios" / f"{scenario_id}.svg").exists()
+        assert (ROOT / "diagrams" / "scenarios" / f"{scenario_id}.sequence.mmd").exists()
+
+
+def test_diagram_writes_the_format_the_file_asks_for(tmp_path, capsys):
+    """-o FILE.mmd gives Mermaid; no -o gives DOT on standard output."""
+    out = tmp_path / "pf2.mmd"
+    assert main(["diagram", "pf2e", "--view", "windows", "-o", str(out)]) == 0
+    assert "stateDiagram-v2" in out.read_text(encoding="utf-8")
+    assert main(["diagram", "dnd4e"]) == 0
+    assert capsys.readouterr().out.startswith("digraph")
+
+
+@pytest.mark.parametrize("argv", [
+    ["diagram"],
+    ["diagram", "d&d"],
+    ["diagram", "dnd4e", "-o", "picture.gif"],
+    ["diagram", "dnd4e", "--check"],
+    ["check", "spec/scenarios/4e-reaction-when-hit.json", "--diagram", "path.txt"],
+    ["check", "spec/scenarios/4e-reaction-when-hit.json",
+     "spec/scenarios/pf2-disrupted-spell.json", "--diagram", "path.svg"],
+])
+def test_bad_diagram_usage_exits_2_with_one_line(argv, capsys, monkeypatch):
+    """Misuse exits 2 with a single line on stderr and no traceback."""
+    monkeypatch.chdir(ROOT)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
