@@ -19,7 +19,7 @@ import difflib
 import logging
 from dataclasses import dataclass, field
 
-from transitions import Machine, MachineError
+from transitions import Machine
 
 from .frames import (DISRUPTED, DONE, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS,
                      TURN_START, Fighter, Frame)

@@ -409,7 +409,6 @@ def _cell(text) -> str:
 
 def render_map(spec: Spec) -> str:
     """spec/MAP.md: the whole map as Markdown, generated (never edited by hand)."""
-    rules = spec.rule_by_id
     lines = [
         "# The spec map",
         "",
@@ -448,7 +447,7 @@ def render_map(spec: Spec) -> str:
         lines.append(f"- vectors ({len(vecs)}): " + (", ".join(f"`{v}`" for v in vecs) or "—"))
         scen = sorted(set(spec.scenarios.get(rid, [])))
         if scen:
-            lines.append(f"- scenarios: " + ", ".join(f"`{v}`" for v in scen))
+            lines.append("- scenarios: " + ", ".join(f"`{v}`" for v in scen))
         lines.append("")
     titles = {"divergences": "Divergences between the Czech and French 4e texts",
               "assumptions": "Assumptions (the texts are silent)",

@@ -23,7 +23,7 @@ are fired by the engine itself, never by a scenario.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import effects as fx
 from .guards import GUARDS

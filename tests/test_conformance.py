@@ -61,7 +61,7 @@ def test_a_misbehaving_engine_fails_one_vector_and_is_restarted(mode, message, c
                  "--program", f"{FAKE} {mode} 4e-immediate-once-per-round"])
     out = capsys.readouterr().out
     assert code == 1
-    assert f"FAIL 4e-immediate-once-per-round: " in out and message in out
+    assert "FAIL 4e-immediate-once-per-round: " in out and message in out
     assert _last_line(out) == "3 passed, 1 failed, 0 skipped"
 
 

@@ -2,20 +2,17 @@
 formats, hand-written input, hostile input."""
 
 import json
-import os
 import re
-import subprocess
-import sys
 import tracemalloc
 from pathlib import Path
 
 import pytest
 import yaml
 
-from fsm import Encounter, StepError
+from fsm import Encounter
 from fsm.cli import main
 from fsm.report import Citations, markdown
-from fsm.scenario import InputError, build, load, replay, replay_log
+from fsm.scenario import build, load, replay, replay_log
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = sorted(p for p in (ROOT / "spec" / "scenarios").iterdir()
