@@ -401,6 +401,104 @@ def _draw_scenario(path, target) -> None:
         print(f"wrote {drawn}", file=sys.stderr)
 
 
+# -- fsm explore ------------------------------------------------------------------
+
+EPILOG_EXPLORE = """\
+Walks every timeline of a small encounter, breadth first: each turn action by
+each combatant, each kind of answer by the answering combatants to each
+trigger on the stack, resolve, continue, lose or disrupt, an event, the end
+of the turn. Every invariant is checked after every step; the first broken
+one is written, with the shortest timeline that breaks it, as a vector that
+fsm check replays.
+
+Bounds: states past the last of --rounds are checked but not expanded; so
+are stacks of more than --depth frames above the turn (a frame that spends
+no budget, such as a free action or an event, only as the first of them);
+answers come from --responders combatants at a time, every such set in turn.
+
+--audit also asks, in every reachable situation, whether each step kind is
+decided by exactly one table row or one refusal; a gap passes only when
+spec/divergences.yaml records it under gaps: with the id printed here.
+
+exit status: 0 clean, 1 an invariant broke or the audit found an unrecorded
+gap, 2 bad usage.
+examples:
+  fsm explore dnd4e
+  fsm explore pf2e --combatants 3 --rounds 2 --responders 2 --audit
+  fsm explore dnd4e --option opportunity_limit_turns=enemy --json
+  fsm explore dnd4e --combatants 4 --out counterexamples
+"""
+
+
+def _one_line_error(parser):
+    def error(message):
+        parser.exit(2, f"{parser.prog}: {message}\n")
+    return error
+
+
+def _add_explore_parser(sub) -> None:
+    exp = sub.add_parser(
+        "explore", help="walk every bounded timeline, check every invariant, audit the table",
+        description="Breadth-first exploration of every timeline of a small encounter.",
+        epilog=EPILOG_EXPLORE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    exp.error = _one_line_error(exp)
+    exp.add_argument("ruleset", metavar="RULESET", help="dnd4e or pf2e")
+    exp.add_argument("--combatants", type=int, default=3, metavar="N",
+                     help="combatants c1..cN on alternating sides (default 3)")
+    exp.add_argument("--rounds", type=int, default=2, metavar="R", help="rounds (default 2)")
+    exp.add_argument("--depth", type=int, default=2, metavar="D",
+                     help="frames above the turn a timeline may stack (default 2)")
+    exp.add_argument("--responders", type=int, default=1, metavar="K",
+                     help="combatants answering triggers in one timeline (default 1; "
+                          "every set of K is explored)")
+    exp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a ruleset option, as in a scenario (repeatable)")
+    exp.add_argument("--audit", action="store_true",
+                     help="also list situations no row decides or two rows could decide")
+    exp.add_argument("--json", action="store_true", help="print the result as JSON")
+    exp.add_argument("--out", default=".", metavar="DIR",
+                     help="where to write a counterexample vector (default: .)")
+    exp.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
+                     help="processes sharing the runs (default: one per CPU)")
+    exp.add_argument("--engine", choices=("lean", "transitions"), default="lean",
+                     help="dispatch through the lean table walker (default) or transitions")
+    exp.add_argument("--max-states", type=int, metavar="N", help=argparse.SUPPRESS)
+    exp.set_defaults(func=cmd_explore)
+
+
+def cmd_explore(args) -> int:
+    from . import explore as X
+    try:
+        cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
+                       responders=args.responders, engine=args.engine,
+                       max_states=args.max_states)
+        X.check_config(cfg)
+        cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
+    except ValueError as exc:
+        print(f"fsm explore: {exc}", file=sys.stderr)
+        return 2
+    bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    result = X.explore(cfg, bar, jobs=max(1, args.jobs))
+    if bar is not None:
+        bar.close()
+    try:
+        written = X.write_counterexample(result, args.out) if result.violation else None
+    except OSError as exc:
+        print(f"fsm explore: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    recorded = X.recorded_gaps() if args.audit else set()
+    missing = X.unrecorded_gaps(result, recorded) if args.audit else []
+    if args.json:
+        payload = X.report_json(result, written)
+        if args.audit:
+            payload["audit"] = X.audit_json(result, recorded)
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(X.render_text(result, written, args.audit, recorded))
+    return 1 if result.violation is not None or missing else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fsm",
@@ -474,6 +572,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=cmd_serve)
 
     _add_diagram_parser(sub)
+    _add_explore_parser(sub)
 
     spec = sub.add_parser(
         "spec", help="the sentence map: check it, show a chain, regenerate MAP.md",

@@ -9,6 +9,9 @@ bad-hello, wrong-verdict.
 import json
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))   # the checkout, installed or not
 
 from fsm.conformance import reference_hello, reference_result
 

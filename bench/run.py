@@ -1,0 +1,322 @@
+"""Benchmarks of fsm, measured in one run and reported as ratios.
+
+Absolute speeds depend on the machine; the ratios (fsm against the raw
+``transitions`` dispatch of the same triggers, exploration cost as
+combatants are added, cold start against a bare ``import transitions``)
+are what bench/README.md compares with its targets.
+
+    python bench/run.py            # everything (several minutes)
+    python bench/run.py --quick    # a smoke run: smaller explorations
+    python bench/run.py --json results.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import transitions  # noqa: E402
+from transitions import Machine  # noqa: E402
+
+from fsm import Encounter, StepError  # noqa: E402
+from fsm import table as T  # noqa: E402
+from fsm.explore import Config, explore  # noqa: E402
+from fsm.lean import LeanEncounter  # noqa: E402
+from fsm.scenario import load  # noqa: E402
+
+VECTORS = sorted((ROOT / "spec" / "vectors").glob("*.json"))
+COMBATANTS = [{"id": "c1", "side": "monsters"}, {"id": "c2", "side": "heroes"},
+              {"id": "c3", "side": "heroes", "reactions": 2}]
+
+
+# -- the machine ---------------------------------------------------------------------
+
+def machine_info() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "transitions": transitions.__version__, "system": platform.system()}
+
+
+# -- adjudication: fsm, raw transitions, a plain dict table ------------------------------
+
+def workload(random_timelines: int, seed: int = 4) -> list:
+    """Every vector, then seeded random timelines: (ruleset, combatants, options, steps)."""
+    out = []
+    for path in VECTORS:
+        doc = load(path)
+        out.append((doc["ruleset"], doc["combatants"], doc.get("options"), doc["steps"]))
+    rng = random.Random(seed)
+    for i in range(random_timelines):
+        ruleset = ("dnd4e", "pf2e")[i % 2]
+        out.append((ruleset, COMBATANTS, None, _random_steps(ruleset, rng)))
+    return out
+
+
+def _random_steps(ruleset, rng, length=60) -> list:
+    kinds = list(T.player_steps(ruleset)) + ["resolve"] * 4 + ["end-turn"] * 2
+    steps = []
+    for _ in range(length):
+        step = {"do": rng.choice(kinds)}
+        if step["do"] not in ("resolve", "continue", "lose", "disrupt", "end-turn", "event"):
+            step["actor"] = rng.choice(["c1", "c2", "c3"])
+        if step["do"] == "activity":
+            step["cost"] = rng.randint(1, 3)
+        if step["do"] in ("move", "standard") and rng.random() < 0.3:
+            step["squares" if step["do"] == "move" else "attacks"] = 2
+            step["provokes"] = ["c1", "c2", "c3"]
+        steps.append(step)
+    return steps
+
+
+def _encounters(cls, load_):
+    return [(cls(rs, combatants, None, options), steps) for rs, combatants, options, steps
+            in load_]
+
+
+def _replay(pairs) -> int:
+    n = 0
+    for enc, steps in pairs:
+        for data in steps:
+            try:
+                enc.step(data)
+            except StepError:
+                pass
+            n += 1
+    return n
+
+
+def _timed(fn, repeat=5) -> float:
+    """The best of ``repeat`` runs of ``fn()`` (a fresh setup each time)."""
+    best = float("inf")
+    for _ in range(repeat):
+        args = fn.setup()
+        gc.collect()
+        start = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _triggers_fired(load_) -> list:
+    """(phase, trigger) of every ``transitions`` call fsm makes on the workload."""
+    calls = []
+    for enc, steps in _encounters(Encounter, load_):
+        fire = enc.trigger
+
+        def recording(name, _fire=fire, _enc=enc, **kwargs):
+            calls.append((_enc.state, name))
+            return _fire(name, **kwargs)
+
+        enc.trigger = recording
+        _replay([(enc, steps)])
+    return calls
+
+
+class _Bare:
+    """A model with nothing but a state."""
+
+
+def _bare_machine(ruleset: str):
+    rows, _ = T.TABLES[ruleset]
+    model = _Bare()
+    Machine(model=model, states=list(T.STATES), initial=T.TURN_START, send_event=True,
+            auto_transitions=False, ignore_invalid_triggers=False,
+            transitions=[{"trigger": r.trigger, "source": list(r.sources), "dest": r.dest}
+                         for r in rows])
+    return model
+
+
+def adjudication(random_timelines: int) -> dict:
+    load_ = workload(random_timelines)
+    fired = [(rs, call) for rs, combatants, options, steps in load_
+             for call in _triggers_fired([(rs, combatants, options, steps)])]
+
+    def fsm_run(pairs):
+        _replay(pairs)
+
+    fsm_run.setup = lambda: (_encounters(Encounter, load_),)
+
+    def lean_run(pairs):
+        _replay(pairs)
+
+    lean_run.setup = lambda: (_encounters(LeanEncounter, load_),)
+
+    def raw_run(models, fired):
+        for model, (phase, name) in zip(models, fired):
+            model.state = phase
+            model.trigger(name)
+
+    raw_run.setup = lambda: _raw_setup(fired)
+    steps = sum(len(s) for *_, s in load_)
+    t_fsm, t_lean, t_raw = _timed(fsm_run), _timed(lean_run), _timed(raw_run)
+    return {"steps": steps, "triggers": len(fired), "fsm": steps / t_fsm,
+            "raw_transitions": steps / t_raw, "dict_table": steps / t_lean}
+
+
+def _raw_setup(fired):
+    """A bare model of the right ruleset for each fired trigger, and the triggers."""
+    machines = {rs: _bare_machine(rs) for rs in ("dnd4e", "pf2e")}
+    return [machines[rs] for rs, _ in fired], [call for _, call in fired]
+
+
+# -- exploration -------------------------------------------------------------------------
+
+def exploration(series, jobs) -> list:
+    rows = []
+    for ruleset, combatants, responders, run_jobs in series:
+        cfg = Config(ruleset, combatants=combatants, rounds=2, responders=responders)
+        start = time.perf_counter()
+        report = explore(cfg, jobs=run_jobs if run_jobs else jobs)
+        seconds = time.perf_counter() - start
+        rows.append({"ruleset": ruleset, "combatants": combatants, "rounds": 2,
+                     "responders": responders, "jobs": run_jobs if run_jobs else jobs,
+                     "runs": report.runs, "states": report.states,
+                     "transitions": report.transitions, "steps": report.steps,
+                     "seconds": seconds, "states_per_second": report.states / seconds,
+                     "clean": report.violation is None and not report.audit.gaps})
+        print(f"  explored {ruleset} {combatants}x2 responders={responders}: "
+              f"{report.states:,} states in {seconds:.1f} s", file=sys.stderr)
+    return rows
+
+
+# -- cold start, memory, the suite ---------------------------------------------------------
+
+def _wall(cmd, repeat=7) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       cwd=ROOT)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cold_start() -> dict:
+    vector = str(VECTORS[0].relative_to(ROOT))
+    check = _wall([sys.executable, "-m", "fsm", "check", vector])
+    bare = _wall([sys.executable, "-c", "import transitions"])
+    python = _wall([sys.executable, "-c", "pass"])
+    return {"fsm_check": check, "import_transitions": bare, "python": python}
+
+
+def memory() -> dict:
+    out = {}
+    for name, cls in (("Encounter", Encounter), ("LeanEncounter", LeanEncounter)):
+        cls("pf2e", COMBATANTS)        # warm the caches first
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        models = [cls("pf2e", COMBATANTS) for _ in range(200)]
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        out[name] = (after - before) / len(models)
+    return out
+
+
+def suite() -> dict:
+    try:
+        from fsm import conformance as C
+    except ImportError:
+        return {"in_process": None, "program": None}
+    vectors = C.collect([])
+    start = time.perf_counter()
+    C.run_in_process(vectors)
+    in_process = time.perf_counter() - start
+    start = time.perf_counter()
+    C.run_program(vectors, f"{sys.executable} -m fsm serve")
+    program = time.perf_counter() - start
+    return {"in_process": in_process, "program": program, "vectors": len(vectors)}
+
+
+# -- the report -------------------------------------------------------------------------
+
+def table(results: dict) -> str:
+    m, a, c, mem, s = (results[k] for k in ("machine", "adjudication", "cold_start",
+                                             "memory", "suite"))
+    lines = [
+        f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, "
+        f"transitions {m['transitions']}",
+        "",
+        "| measure | value | ratio | target |",
+        "|---|---|---|---|",
+        f"| fsm adjudication (Encounter.step) | {a['fsm']:,.0f} steps/s | "
+        f"{a['fsm'] / a['raw_transitions']:.2f} of raw transitions | >= 0.33 |",
+        f"| raw transitions dispatch, same {a['triggers']:,} triggers | "
+        f"{a['raw_transitions']:,.0f} steps/s | 1.00 | library floor |",
+        f"| plain dict table, same guards (fsm.lean) | {a['dict_table']:,.0f} steps/s | "
+        f"{a['dict_table'] / a['raw_transitions']:.2f} of raw transitions; "
+        f"{a['dict_table'] / a['fsm']:.2f}x fsm | language floor |",
+        f"| cold start: fsm check one vector | {c['fsm_check'] * 1000:.0f} ms | "
+        f"{c['fsm_check'] / c['import_transitions']:.2f}x import transitions "
+        f"({c['import_transitions'] * 1000:.0f} ms; bare python {c['python'] * 1000:.0f} ms)"
+        f" | <= 3x |",
+        f"| memory per encounter model | {mem['Encounter'] / 1024:.1f} KiB (Encounter), "
+        f"{mem['LeanEncounter'] / 1024:.1f} KiB (lean) | "
+        f"{mem['Encounter'] / mem['LeanEncounter']:.1f}x | |",
+    ]
+    if s["in_process"] is None:
+        lines.append("| conformance suite | n/a (fsm conformance not available) | | |")
+    else:
+        lines.append(f"| conformance suite, {s['vectors']} vectors | "
+                     f"{s['in_process']:.2f} s in-process, {s['program']:.2f} s through "
+                     f"--program | {s['program'] / s['in_process']:.1f}x | |")
+    lines += ["", "| exploration, 2 rounds | answering | runs | states | transitions | "
+                  "seconds | states/s | jobs | clean |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in results["exploration"]:
+        lines.append(f"| {r['ruleset']} {r['combatants']} combatants | "
+                     f"{r['responders']} at a time | {r['runs']} | {r['states']:,} | "
+                     f"{r['transitions']:,} | {r['seconds']:.1f} | "
+                     f"{r['states_per_second']:,.0f} | {r['jobs']} | "
+                     f"{'yes' if r['clean'] else 'NO'} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller explorations")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes for the default explorations")
+    args = parser.parse_args(argv)
+    rulesets = ("dnd4e", "pf2e")
+    sizes, pair_sizes = ((2, 3), (2,)) if args.quick else ((2, 3, 4), (2, 3))
+    growth = [(rs, n, 1, 1) for rs in rulesets for n in sizes]        # one process
+    target = [(rs, 3, 1, None) for rs in rulesets]                     # fsm explore RS
+    pairs = [(rs, n, 2, None) for rs in rulesets for n in pair_sizes]  # --responders 2
+    results = {"machine": machine_info()}
+    print("adjudication...", file=sys.stderr)
+    results["adjudication"] = adjudication(20 if args.quick else 200)
+    print("cold start, memory, suite...", file=sys.stderr)
+    results["cold_start"] = cold_start()
+    results["memory"] = memory()
+    results["suite"] = suite()
+    print("exploration...", file=sys.stderr)
+    results["exploration"] = exploration(growth + target + pairs, args.jobs)
+    print(table(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,314 @@
+"""The explorer finds what it is meant to find, and the lean dispatcher it
+uses agrees with the ``transitions`` machine.
+
+Every exploration here is small (two combatants, one round, usually one
+answering combatant), so the file runs in seconds; the 3 combatants x 2
+rounds walk belongs to ``python bench/run.py``.
+"""
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fsm import Encounter, StepError
+from fsm import encounter as E
+from fsm import guards as g
+from fsm import table as T
+from fsm.cli import main
+from fsm.explore import (CLOSED, Config, Explorer, canonical, explore, thaw,
+                         write_counterexample)
+from fsm.lean import LeanEncounter
+from fsm.scenario import load
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "spec" / "vectors").glob("*.json")) + \
+    sorted((ROOT / "spec" / "scenarios").glob("*.json"))
+
+
+# -- seeding bugs into the table ------------------------------------------------------
+
+def _always_true(fn):
+    def broken(enc, st):
+        return True
+
+    broken.__name__ = fn.__name__
+    broken.info = fn.info
+    broken.routing = getattr(fn, "routing", False)
+    return broken
+
+
+def _swap_guard(rows, name, new_fn):
+    return tuple(replace(r, guards=tuple((new_fn if fn.__name__ == name else fn, rules)
+                                         for fn, rules in r.guards))
+                 for r in rows)
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    """Install a changed table for one ruleset until the test ends."""
+
+    def install(ruleset, rows=None, refusals=None):
+        old_rows, old_refusals = T.TABLES[ruleset]
+        monkeypatch.setitem(T.TABLES, ruleset, (rows or old_rows, refusals or old_refusals))
+        monkeypatch.setattr(E, "_INDEX_CACHE", {})
+        monkeypatch.setattr(E, "_TRANSITIONS_CACHE", {})
+
+    return install
+
+
+def _small(ruleset, **changes):
+    return replace(Config(ruleset, combatants=2, rounds=1, responders=1), **changes)
+
+
+# -- the lean dispatcher -----------------------------------------------------------
+
+def _outcome(enc, data):
+    try:
+        v = enc.step(data)
+    except StepError as exc:
+        return ("error", str(exc), enc.fingerprint())
+    return (v.verdict, v.reason, v.rules, v.guard, v.notes, v.target_id, v.says,
+            enc.fingerprint(), enc.facts())
+
+
+def _both(doc):
+    args = (doc["ruleset"], doc["combatants"], doc.get("initiative"), doc.get("options"))
+    return Encounter(*args), LeanEncounter(*args)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_lean_dispatch_gives_the_machines_verdicts_on_every_vector(path):
+    """Replayed through both engines, every step of every vector and scenario
+    gets the same verdict, facts and fingerprint."""
+    doc = load(path)
+    machine, lean = _both(doc)
+    for data in doc["steps"]:
+        assert _outcome(machine, data) == _outcome(lean, data), data
+
+
+STEP_KINDS = {"dnd4e": T.player_steps("dnd4e"), "pf2e": T.player_steps("pf2e")}
+
+
+@st.composite
+def timelines(draw):
+    ruleset = draw(st.sampled_from(sorted(STEP_KINDS)))
+    ids = ["c1", "c2", "c3"]
+    steps = []
+    for index in range(draw(st.integers(5, 40))):
+        data = {"do": draw(st.sampled_from(STEP_KINDS[ruleset] + ("resolve",) * 4
+                                           + ("end-turn",) * 2))}
+        if draw(st.booleans()):
+            data["actor"] = draw(st.sampled_from(ids))
+        if data["do"] == "activity":
+            data["cost"] = draw(st.integers(1, 3))
+        if data["do"] in ("move", "standard", "activity") and draw(st.booleans()):
+            data[draw(st.sampled_from(["squares", "attacks"]))] = draw(st.integers(1, 3))
+        if draw(st.booleans()):
+            data["provokes"] = draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))
+        if draw(st.integers(0, 3)) == 0:
+            data["to"] = draw(st.sampled_from([f"s{i}" for i in range(1, index + 1)]
+                                              + ["turn-start", "turn-end"]))
+        if draw(st.integers(0, 4)) == 0:
+            data["ruling"] = "deny"
+        steps.append(data)
+    return ruleset, steps
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(timelines())
+def test_lean_dispatch_gives_the_machines_verdicts_on_random_timelines(timeline):
+    """Random timelines, most steps nonsensical or forbidden, get the same
+    verdicts, errors, facts and fingerprints from both engines."""
+    ruleset, steps = timeline
+    combatants = [{"id": "c1", "side": "a"}, {"id": "c2", "side": "b"},
+                  {"id": "c3", "side": "b", "reactions": 2}]
+    machine, lean = _both({"ruleset": ruleset, "combatants": combatants})
+    for data in steps:
+        assert _outcome(machine, data) == _outcome(lean, data), data
+
+
+def test_lean_dispatch_follows_a_changed_table(seed):
+    """The lean engine reads the rows of the table in force, not a copy."""
+    rows, _ = T.TABLES["dnd4e"]
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(g.immediate_unused)))
+    enc = LeanEncounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes")])
+    for data in ({"actor": "orc", "do": "standard"}, {"actor": "ayla", "do": "interrupt"},
+                 {"do": "resolve"}):
+        enc.step(data)
+    assert enc.step({"actor": "ayla", "do": "interrupt", "to": "s1"}).verdict == "allowed"
+
+
+# -- clean explorations, and what the canonical picture may merge ---------------------
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_both_engines_explore_the_same_states(ruleset):
+    """Exploring through transitions or through the lean dispatcher reaches the
+    same states by the same number of transitions."""
+    cfg = _small(ruleset, depth=1, answerers=("c2",))
+    lean = Explorer(cfg).run()
+    machine = Explorer(replace(cfg, engine="transitions")).run()
+    assert (lean.states, lean.transitions, lean.steps) == \
+        (machine.states, machine.transitions, machine.steps)
+
+
+class _Keeping(Explorer):
+    """An exploration that keeps every state it expands."""
+
+    def _expand(self, index, frozen, book, nxt):
+        self.kept.append(frozen)
+        return super()._expand(index, frozen, book, nxt)
+
+
+def _signature(enc, frozen, moves, answerers) -> tuple:
+    """Each move's verdict from a state, and the reduced state it leads to.
+    Answers to the trigger that closed last are left out: whether there is
+    one is not part of the picture, and they are always refused."""
+    out = []
+    for move in moves:
+        thaw(enc, frozen)
+        try:
+            v = enc.step(move.render(enc))
+        except StepError:
+            out.append("error")
+            continue
+        if move.target == CLOSED:
+            assert (v.verdict, v.reason) == ("rejected", "trigger-passed")
+            continue
+        after = None if v.verdict == "rejected" else canonical(enc, False, answerers)
+        out.append((move, v.verdict, v.reason, after))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(ruleset):
+    """Two combatants over one round, the second one answering: no invariant
+    breaks, every step kind in every reachable situation is decided by one
+    row or one refusal, and any two exactly-different states with the same
+    reduced picture give every move the same verdict and lead to the same
+    reduced state, so merging them loses nothing."""
+    answerers = ("c2",)
+    walk = _Keeping(_small(ruleset, answerers=answerers, exact=True))
+    walk.kept = []
+    report = walk.run()
+    assert report.violation is None and report.complete
+    assert report.audit.gaps == []
+    assert {cls for (_, _, cls) in report.audit.counts} == {"row", "refused", "structural"}
+    enc, groups = walk.enc, {}
+    for frozen in walk.kept:
+        thaw(enc, frozen)
+        key, moves = canonical(enc, False, answerers), walk.alphabet.moves(enc)
+        signature = _signature(enc, frozen, moves, answerers)
+        assert groups.setdefault(key, signature) == signature
+    assert len(groups) < len(walk.kept)
+
+
+# -- seeded bugs are found -----------------------------------------------------------------
+
+def test_a_broken_immediate_guard_gives_a_counterexample_fsm_check_replays(seed, tmp_path):
+    """With "one immediate action per round" switched off, the explorer reports
+    a second immediate action; the vector it writes fails fsm check on the
+    broken table and passes on the real one."""
+    rows, _ = T.TABLES["dnd4e"]
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(g.immediate_unused)))
+    report = explore(_small("dnd4e"))
+    assert report.violation.problem.invariant == "two-immediate-actions"
+    assert report.violation.verdicts[-1] == "allowed"
+    path = write_counterexample(report, str(tmp_path))
+    doc = json.loads(Path(path).read_text())
+    assert doc["steps"][-1]["expect"] == {"verdict": "rejected"}
+    assert main(["check", path]) == 1
+    T.TABLES["dnd4e"] = (rows, T.TABLES["dnd4e"][1])
+    E._INDEX_CACHE.clear()
+    E._TRANSITIONS_CACHE.clear()
+    assert main(["check", path]) == 0
+
+
+def test_a_broken_standard_slot_drives_a_budget_below_zero(seed):
+    """With the standard-action slot never checked, a second standard action
+    leaves a budget below zero."""
+    rows, _ = T.TABLES["dnd4e"]
+    seed("dnd4e", _swap_guard(rows, "standard_slot", _always_true(g.standard_slot)))
+    report = explore(_small("dnd4e"))
+    assert report.violation.problem.invariant == "budget-below-zero"
+
+
+def test_a_broken_one_free_action_per_trigger_guard_is_found(seed):
+    """With PF2's one free action per trigger switched off, a creature's second
+    free action on one trigger is reported."""
+    rows, _ = T.TABLES["pf2e"]
+    seed("pf2e", _swap_guard(rows, "one_free_per_trigger",
+                             _always_true(g.one_free_per_trigger)))
+    report = explore(_small("pf2e"))
+    assert report.violation.problem.invariant == "two-answers-on-one-trigger"
+
+
+def test_a_rejection_that_changes_the_encounter_is_found(seed):
+    """A guard that spends a budget and then fails breaks "a rejected step
+    changes nothing"."""
+    def spending_own_turn(enc, st):
+        enc.fighters[st.actor].minor = 0
+        return st.actor == enc.active
+
+    spending_own_turn.info = g.own_turn.info
+    rows, refusals = T.TABLES["dnd4e"]
+    seed("dnd4e", _swap_guard(rows, "own_turn", spending_own_turn),
+         _swap_guard(refusals, "own_turn", spending_own_turn))
+    report = explore(_small("dnd4e"))
+    assert report.violation.problem.invariant == "rejected-step-changed-state"
+
+
+def test_the_audit_reports_a_situation_no_row_decides(seed):
+    """Without the refusal of a standard action while another is pending, the
+    audit lists (window_interrupt, standard) as undefined."""
+    rows, refusals = T.TABLES["dnd4e"]
+    seed("dnd4e", refusals=tuple(r for r in refusals if r.step != "standard"))
+    gaps = explore(_small("dnd4e", depth=1, max_states=300)).audit.gaps
+    assert ("undefined", "window_interrupt", "standard") in \
+        {(f.kind, f.phase, f.step) for f in gaps}
+
+
+def test_the_audit_reports_two_close_rows_firing_at_once(seed):
+    """When a routing guard of the machine's close rows always passes, two rows
+    could close the same frame: the audit calls it ambiguous."""
+    rows, _ = T.TABLES["pf2e"]
+    seed("pf2e", _swap_guard(rows, "parent_is_turn", _always_true(g.parent_is_turn)))
+    gaps = explore(_small("pf2e")).audit.gaps
+    assert any(f.kind == "ambiguous" and f.step == "close" for f in gaps)
+
+
+# -- the command line ------------------------------------------------------------------
+
+def test_fsm_explore_exits_0_on_a_clean_walk_and_prints_json(capsys):
+    """A clean walk exits 0; --json gives the counts and no violation."""
+    code = main(["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--depth", "1",
+                 "--jobs", "1", "--json", "--audit"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["violation"] is None and out["states"] > 0 and out["runs"] == 2
+    assert out["audit"]["gaps"] == []
+
+
+def test_fsm_explore_exits_1_and_writes_the_counterexample(seed, tmp_path, capsys):
+    """A broken guard makes fsm explore exit 1 and name the vector it wrote."""
+    rows, _ = T.TABLES["dnd4e"]
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(g.immediate_unused)))
+    code = main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1",
+                 "--responders", "1", "--jobs", "1", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "VIOLATION two-immediate-actions" in out
+    assert (tmp_path / "explore-dnd4e-two-immediate-actions.json").exists()
+
+
+@pytest.mark.parametrize("args", [["nope"], ["dnd4e", "--rounds", "0"],
+                                  ["pf2e", "--option", "mode=sideways"],
+                                  ["pf2e", "--option", "nothing"]])
+def test_fsm_explore_bad_usage_exits_2_with_one_line(args, capsys):
+    """Bad usage exits 2 with a single line on stderr and no traceback."""
+    assert main(["explore", *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
