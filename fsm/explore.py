@@ -960,13 +960,13 @@ def finding_id(ruleset: str, finding: Finding) -> str:
 
 def recorded_gaps(root=None) -> set:
     """Ids under ``gaps:`` in spec/divergences.yaml (empty when absent)."""
-    import yaml
+    from .yamlsafe import project_yaml
     base = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = os.path.join(base, "spec", "divergences.yaml")
     if not os.path.exists(path):
         return set()
     with open(path, encoding="utf-8") as fh:
-        doc = yaml.safe_load(fh) or {}
+        doc = project_yaml(fh) or {}
     return {entry.get("id") for entry in doc.get("gaps") or ()}
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from .yamlsafe import project_yaml
+
 
 class Citations:
     """Rule statements, and the sentences stating each rule when the texts are at hand."""
@@ -22,7 +24,7 @@ class Citations:
         path = self.root / "spec" / "rules.yaml"
         if path.exists():
             try:
-                doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+                doc = project_yaml(path.read_text(encoding="utf-8")) or {}
             except yaml.YAMLError:
                 doc = {}
             for r in doc.get("rules") or ():

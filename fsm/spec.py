@@ -23,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from . import table as T
+from .yamlsafe import project_yaml
 from .rulesets import RULESETS
 
 KINDS = {"rule", "definition", "example", "heading", "list-label", "flavour",
@@ -75,7 +76,7 @@ class SpecError(Exception):
 def _yaml(path: Path):
     try:
         with open(path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+            return project_yaml(fh)
     except OSError as exc:
         raise SpecError(f"{path}: cannot read: {exc.strerror}") from None
     except yaml.MarkedYAMLError as exc:
