@@ -33,11 +33,33 @@ ID_RE = re.compile(r"^(?P<source>[a-z0-9-]+)\.(?P<n>\d{3})$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
+DATA_NAME = "fsm-triggered-actions"     # <prefix>/share/<DATA_NAME>/spec in an installed wheel
+
+
+def installed_roots() -> list:
+    """Where an installed wheel may have put spec/: <prefix>/share/fsm-triggered-actions
+    for the interpreter's prefix, its install schemes and the user scheme."""
+    import sysconfig
+    prefixes = [sys.prefix, sysconfig.get_path("data")]
+    try:
+        prefixes.append(sysconfig.get_path("data", f"{os.name}_user"))
+    except KeyError:
+        pass
+    out = []
+    for p in prefixes:
+        root = Path(p) / "share" / DATA_NAME
+        if p and root not in out:
+            out.append(root)
+    return out
+
+
 def default_root() -> Path:
-    """The project folder holding spec/ (next to the package), else the cwd."""
+    """The folder holding spec/: the checkout the package runs from, else the
+    copy an installed wheel carries, else the current directory."""
     here = Path(__file__).resolve().parent.parent
-    if (here / "spec" / "rules.yaml").exists():
-        return here
+    for root in (here, *installed_roots()):
+        if (root / "spec" / "rules.yaml").exists():
+            return root
     return Path.cwd()
 
 
@@ -89,6 +111,9 @@ def _yaml(path: Path):
 
 def collect_tests(root: Path) -> dict:
     """Ask pytest which tests carry which rule marker (a collect-only run)."""
+    if not (root / "tests").is_dir():
+        raise RuntimeError(f"no tests/ under {root}: checking the links from rules to "
+                           f"tests needs a checkout of the project")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "rules.json")
         env = dict(os.environ, FSM_RULES_OUT=out, PYTHONDONTWRITEBYTECODE="1")
