@@ -105,15 +105,18 @@ def _replay(pairs) -> int:
     return n
 
 
-def _timed(fn, repeat=5) -> float:
-    """The best of ``repeat`` runs of ``fn()`` (a fresh setup each time)."""
-    best = float("inf")
+def _timed(fns, repeat=7) -> list:
+    """The best of ``repeat`` runs of each ``fn()`` (a fresh setup each time).
+    The functions take turns, so a slow spell of the machine hits them all
+    alike instead of skewing the ratios between them."""
+    best = [float("inf")] * len(fns)
     for _ in range(repeat):
-        args = fn.setup()
-        gc.collect()
-        start = time.perf_counter()
-        fn(*args)
-        best = min(best, time.perf_counter() - start)
+        for i, fn in enumerate(fns):
+            args = fn.setup()
+            gc.collect()
+            start = time.perf_counter()
+            fn(*args)
+            best[i] = min(best[i], time.perf_counter() - start)
     return best
 
 
@@ -168,7 +171,7 @@ def adjudication(random_timelines: int) -> dict:
 
     raw_run.setup = lambda: _raw_setup(fired)
     steps = sum(len(s) for *_, s in load_)
-    t_fsm, t_lean, t_raw = _timed(fsm_run), _timed(lean_run), _timed(raw_run)
+    t_fsm, t_lean, t_raw = _timed([fsm_run, lean_run, raw_run])
     return {"steps": steps, "triggers": len(fired), "fsm": steps / t_fsm,
             "raw_transitions": steps / t_raw, "dict_table": steps / t_lean}
 

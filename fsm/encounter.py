@@ -31,10 +31,10 @@ logging.getLogger("transitions").setLevel(logging.WARNING)
 
 ALLOWED, REJECTED, GM_VERDICT = "allowed", "rejected", "gm"
 
-STEP_FIELDS = {
+STEP_FIELDS = frozenset({
     "do", "actor", "to", "on", "id", "name", "squares", "attacks", "parts",
     "provokes", "triggers", "cost", "ruling", "readies", "expect", "comment",
-}
+})
 
 
 def suggest(word, known) -> str:
@@ -261,6 +261,7 @@ class Encounter:
         if name not in _INDEX_CACHE:
             _INDEX_CACHE[name] = _row_index(name)
         self._rows, self._refusals = _INDEX_CACHE[name]
+        self._kinds = frozenset(self.ruleset.steps)
         self._attach_machine(name)
 
     def _attach_machine(self, name: str) -> None:
@@ -611,13 +612,14 @@ class Encounter:
         """Check one step's fields and build a :class:`Step` (StepError if malformed)."""
         if not isinstance(data, dict):
             raise StepError(f"a step is an object, not {type(data).__name__}")
-        for key in data:
-            if key not in STEP_FIELDS:
-                raise StepError(f"unknown field {key!r}{suggest(key, STEP_FIELDS)}", key)
+        if not STEP_FIELDS.issuperset(data):
+            for key in data:
+                if key not in STEP_FIELDS:
+                    raise StepError(f"unknown field {key!r}{suggest(key, STEP_FIELDS)}", key)
         kind = data.get("do")
         if kind is None:
             raise StepError("missing field 'do' (what happens)", "do")
-        if not isinstance(kind, str) or kind not in self.ruleset.steps:
+        if not isinstance(kind, str) or kind not in self._kinds:
             raise StepError(f"unknown step kind {kind!r} for {self.ruleset.name}"
                             f"{suggest(kind, self.ruleset.steps)}", "do")
         st = Step(index, kind)
@@ -626,10 +628,9 @@ class Encounter:
             if not isinstance(actor, str) or actor not in self.fighters:
                 raise StepError(f"unknown combatant {actor!r}{suggest(actor, self.fighters)}",
                                 "actor")
-        if kind in TURN_ACTIONS or kind in RESPONSES:
-            if actor is None:
-                raise StepError(f"a {kind} step needs an 'actor'", "actor")
-        if kind == "end-turn" and actor is None:
+        elif kind in TURN_ACTIONS or st.responding:
+            raise StepError(f"a {kind} step needs an 'actor'", "actor")
+        elif kind == "end-turn":
             actor = self.active if self._above_turn_end() is None else \
                 self.order[(self.turn_index + 1) % len(self.order)]
         st.actor = actor
@@ -650,28 +651,32 @@ class Encounter:
             if not isinstance(to, str):
                 raise StepError("'to' must be a string: the id of a trigger", "to")
             st.to = to
-        on = data.get("on", "")
-        if not isinstance(on, str):
-            raise StepError("'on' must be a string: which trigger of the frame", "on")
-        st.on = on
-        given = [k for k in ("squares", "attacks", "parts") if k in data]
-        if len(given) > 1:
-            raise StepError(f"give only one of {', '.join(given)}", given[1])
-        if given:
+        if "on" in data:
+            on = data["on"]
+            if not isinstance(on, str):
+                raise StepError("'on' must be a string: which trigger of the frame", "on")
+            st.on = on
+        if "squares" in data or "attacks" in data or "parts" in data:
+            given = [k for k in ("squares", "attacks", "parts") if k in data]
+            if len(given) > 1:
+                raise StepError(f"give only one of {', '.join(given)}", given[1])
             n = data[given[0]]
             if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n > 100:
                 raise StepError(f"{given[0]} must be an integer from 1 to 100", given[0])
             st.parts = n
             st.moving = given[0] == "squares"
-        elif kind == "move":
-            st.moving = True
-        provokes = data.get("provokes", [])
-        if not isinstance(provokes, list) or not all(isinstance(p, str) for p in provokes):
-            raise StepError("'provokes' must be a list of combatant ids", "provokes")
-        for p in provokes:
-            if p not in self.fighters:
-                raise StepError(f"'provokes' names unknown combatant {p!r}", "provokes")
-        st.provokes = tuple(provokes)
+        else:
+            given = None
+            if kind == "move":
+                st.moving = True
+        if "provokes" in data:
+            provokes = data["provokes"]
+            if not isinstance(provokes, list) or not all(isinstance(p, str) for p in provokes):
+                raise StepError("'provokes' must be a list of combatant ids", "provokes")
+            for p in provokes:
+                if p not in self.fighters:
+                    raise StepError(f"'provokes' names unknown combatant {p!r}", "provokes")
+            st.provokes = tuple(provokes)
         triggers = data.get("triggers")
         if triggers is not None:
             if not isinstance(triggers, list) or not triggers or \
@@ -689,14 +694,16 @@ class Encounter:
             raise StepError(f"'cost' applies to activities only, not to {kind}", "cost")
         elif kind == "action":
             st.cost = 1
-        ruling = data.get("ruling", "allow")
-        if ruling not in ("allow", "deny"):
-            raise StepError("'ruling' must be allow or deny", "ruling")
-        st.ruling = ruling
+        if "ruling" in data:
+            ruling = data["ruling"]
+            if ruling not in ("allow", "deny"):
+                raise StepError("'ruling' must be allow or deny", "ruling")
+            st.ruling = ruling
         name = data.get("name")
-        if name is not None and not isinstance(name, str):
-            raise StepError("'name' must be a string", "name")
-        st.name = name
+        if name is not None:
+            if not isinstance(name, str):
+                raise StepError("'name' must be a string", "name")
+            st.name = name
         readies = data.get("readies")
         if readies is not None:
             if kind != "ready" or not isinstance(readies, str):

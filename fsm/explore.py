@@ -43,7 +43,8 @@ from dataclasses import dataclass, field, replace
 
 from .encounter import Encounter, StepError
 from .effects import INTERRUPTING
-from .frames import DONE, EVENT, TURN_KINDS, Fighter, Frame
+from .frames import (DONE, EVENT, TURN_KINDS, Fighter, Frame, fighter_values, frame_from,
+                     frame_values, set_fighter)
 from .lean import LeanEncounter
 from .rulesets import RULESETS
 from .table import guard_names
@@ -142,36 +143,15 @@ class Alphabet:
 # -- freezing, thawing and the canonical state -------------------------------------
 
 SLOTS = Frame.__slots__
-_frame_values = attrgetter(*SLOTS)
-_fighter_values = attrgetter(*Fighter.__slots__)
-
-
-def _slot_setter(cls):
-    """``set(obj, values)`` assigning every slot of ``cls`` in one statement;
-    generated because a setattr loop made thawing the slowest part of a step."""
-    targets = ", ".join(f"obj.{slot}" for slot in cls.__slots__)
-    namespace: dict = {}
-    exec(f"def set_slots(obj, values):\n    {targets} = values\n", namespace)
-    return namespace["set_slots"]
-
-
-_set_frame = _slot_setter(Frame)
-_set_fighter = _slot_setter(Fighter)
-
-
-def _frame(values) -> Frame:
-    frame = Frame.__new__(Frame)
-    _set_frame(frame, values)
-    return frame
 
 
 def freeze(enc) -> tuple:
     """The encounter's data as immutable values (the machine is not copied)."""
     last = enc.closed[enc.closed_order[-1]] if enc.closed_order else None
     return (enc.state, enc.round, enc.turn_index, enc.turn_serial, tuple(enc.turns),
-            tuple(enc.order), tuple(map(_frame_values, enc.stack)),
-            tuple(enc.uses.items()), tuple(map(_fighter_values, enc.fighters.values())),
-            _frame_values(last) if last is not None else None)
+            tuple(enc.order), tuple(map(frame_values, enc.stack)),
+            tuple(enc.uses.items()), tuple(map(fighter_values, enc.fighters.values())),
+            frame_values(last) if last is not None else None)
 
 
 def thaw(enc, frozen) -> None:
@@ -181,14 +161,14 @@ def thaw(enc, frozen) -> None:
      fighters, last) = frozen
     enc.turns = list(turns)
     enc.order = list(order)
-    enc.stack = [_frame(v) for v in frames]
+    enc.stack = [frame_from(v) for v in frames]
     enc.uses = dict(uses)
     for fighter, values in zip(enc.fighters.values(), fighters):
-        _set_fighter(fighter, values)
+        set_fighter(fighter, values)
     enc.log = []
     enc.closed, enc.closed_order = {}, []
     if last is not None:
-        frame = _frame(last)
+        frame = frame_from(last)
         enc.closed[frame.id] = frame
         enc.closed_order.append(frame.id)
 
@@ -197,9 +177,9 @@ def picture(enc) -> tuple:
     """Everything :meth:`Encounter.fingerprint` compares, gathered faster: two
     equal pictures mean the step changed nothing."""
     return (enc.state, enc.round, enc.turn_index, enc.turn_serial, len(enc.turns),
-            tuple(enc.order), tuple(map(_frame_values, enc.stack)),
+            tuple(enc.order), tuple(map(frame_values, enc.stack)),
             tuple(enc.closed_order), tuple(sorted(enc.uses.items())), len(enc.log),
-            tuple(map(_fighter_values, enc.fighters.values())))
+            tuple(map(fighter_values, enc.fighters.values())))
 
 
 # Frame slots that name or date a frame without changing what the rules allow.

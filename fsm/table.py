@@ -44,8 +44,21 @@ PLAYER = "player"
 MACHINE = "machine"
 
 
+class _Cites:
+    """What a row or refusal cites: its own rules, then its guards' rules."""
+
+    def rule_ids(self) -> tuple:
+        """The row's own rules, then its guards' rules, each once (computed once)."""
+        ids = self.__dict__.get("_rule_ids")
+        if ids is None:
+            ids = tuple(dict.fromkeys(
+                [*self.rules, *(r for _, rules in self.guards for r in rules)]))
+            object.__setattr__(self, "_rule_ids", ids)
+        return ids
+
+
 @dataclass(frozen=True)
-class Row:
+class Row(_Cites):
     """One transition: ``step`` from each of ``sources`` to ``dest``."""
 
     step: str
@@ -60,15 +73,9 @@ class Row:
     def trigger(self) -> str:
         return self.step.replace("-", "_")
 
-    def rule_ids(self) -> tuple:
-        ids = list(self.rules)
-        for _, rules in self.guards:
-            ids.extend(r for r in rules if r not in ids)
-        return tuple(dict.fromkeys(ids))
-
 
 @dataclass(frozen=True)
-class Refusal:
+class Refusal(_Cites):
     """Phases where ``step`` is always refused; the first failing guard names
     the reason. One of them must fail: a refusal whose guards all pass is a
     gap in the table (the engine raises :class:`TableGap`)."""
@@ -82,12 +89,6 @@ class Refusal:
     @property
     def trigger(self) -> str:
         return self.step.replace("-", "_")
-
-    def rule_ids(self) -> tuple:
-        ids = list(self.rules)
-        for _, rules in self.guards:
-            ids.extend(r for r in rules if r not in ids)
-        return tuple(dict.fromkeys(ids))
 
 
 def _guards(named: dict) -> tuple:
