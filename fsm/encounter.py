@@ -178,7 +178,8 @@ def _row_index(ruleset: str):
     for r in refusals:
         for s in r.sources:
             refuse_pair[(s, r.trigger)] = r
-    return by_pair, refuse_pair
+    kinds = frozenset(r.step for r in rows if r.by == T.PLAYER)   # what a step may 'do'
+    return by_pair, refuse_pair, kinds
 
 
 _INDEX_CACHE: dict = {}
@@ -260,8 +261,7 @@ class Encounter:
         name = self.ruleset.name
         if name not in _INDEX_CACHE:
             _INDEX_CACHE[name] = _row_index(name)
-        self._rows, self._refusals = _INDEX_CACHE[name]
-        self._kinds = frozenset(self.ruleset.steps)
+        self._rows, self._refusals, self._kinds = _INDEX_CACHE[name]
         self._attach_machine(name)
 
     def _attach_machine(self, name: str) -> None:
