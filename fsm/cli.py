@@ -478,9 +478,11 @@ def cmd_explore(args) -> int:
         print(f"fsm explore: {exc}", file=sys.stderr)
         return 2
     bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    result = X.explore(cfg, bar, jobs=max(1, args.jobs))
-    if bar is not None:
-        bar.close()
+    try:
+        result = X.explore(cfg, bar, jobs=max(1, args.jobs))
+    finally:
+        if bar is not None:
+            bar.close()
     try:
         written = X.write_counterexample(result, args.out) if result.violation else None
     except OSError as exc:
@@ -632,6 +634,9 @@ def main(argv=None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print(f"fsm {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

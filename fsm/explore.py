@@ -36,6 +36,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import signal
 import time
 from collections import Counter
 from operator import attrgetter
@@ -815,9 +816,14 @@ def _explore_serial(runs, total, progress):
         _merge(total, Explorer(run, step).run())
 
 
+def _ignore_interrupts():
+    """Pool workers leave Ctrl-C to the parent, which stops the pool and exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _explore_parallel(runs, total, progress, jobs):
     context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(runs))) as pool:
+    with context.Pool(min(jobs, len(runs)), initializer=_ignore_interrupts) as pool:
         for number, report in enumerate(pool.imap_unordered(_run_one, runs), 1):
             _merge(total, report)
             if progress is not None:

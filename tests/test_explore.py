@@ -7,6 +7,10 @@ rounds walk belongs to ``python bench/run.py``.
 """
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -312,3 +316,17 @@ def test_fsm_explore_bad_usage_exits_2_with_one_line(args, capsys):
     assert main(["explore", *args]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_ctrl_c_stops_a_parallel_walk_with_one_line(tmp_path):
+    """Ctrl-C during a walk on two processes exits 130 with one line and no
+    traceback from the parent or the pool's workers."""
+    proc = subprocess.Popen([sys.executable, "-m", "fsm", "explore", "dnd4e", "--combatants",
+                             "3", "--jobs", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(3)                 # the walk takes about 20 s: it is well under way by now
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert err.strip().splitlines() == ["fsm explore: interrupted"], err
