@@ -296,7 +296,11 @@ class Watch:
         self.side = {c: f.side for c, f in enc.fighters.items()}
         self.dnd4e = enc.ruleset.name == "dnd4e"
         self.enemy_turns_only = enc.options.get("opportunity_limit_turns") == "enemy"
-        self.reaction_budget = enc.options.get("mode", "encounter") == "encounter"
+        # Outside encounters the budget holds only when an option says so; with
+        # no budget there is nothing to count (and an unbounded count would
+        # make every further reaction a new state).
+        self.reaction_budget = (enc.options.get("mode", "encounter") == "encounter"
+                                or enc.options.get("exploration_reactions") == "encounter")
         self.reactions_max = [f.reactions_max for f in enc.fighters.values()]
         self.actions_max = [f.actions_max for f in enc.fighters.values()]
 
@@ -360,9 +364,9 @@ class Watch:
         kind, actor = data["do"], data.get("actor")
         problem = None
         i = self.index.get(actor)
-        if kind == "reaction":
+        if kind == "reaction" and self.reaction_budget:
             react[i] += 1
-            if self.reaction_budget and react[i] > self.reactions_max[i]:
+            if react[i] > self.reactions_max[i]:
                 problem = Problem("too-many-reactions",
                                   f"{actor} took {react[i]} reactions since the start of its "
                                   f"last turn (budget {self.reactions_max[i]})",

@@ -284,6 +284,18 @@ def test_the_audit_reports_two_close_rows_firing_at_once(seed):
     assert any(f.kind == "ambiguous" and f.step == "close" for f in gaps)
 
 
+@pytest.mark.parametrize("policy", ["gm", "unlimited", "encounter"])
+def test_a_walk_outside_encounters_is_finite(policy):
+    """Outside encounters, where reactions have no budget unless an option sets
+    one, the walk still ends: reactions the budget does not limit are not
+    counted into the state (2 combatants, 1 round: about 2,500 states)."""
+    cfg = _small("pf2e", options={"mode": "exploration", "exploration_reactions": policy},
+                 max_states=20_000)
+    report = explore(cfg)
+    assert report.complete and report.violation is None
+    assert 0 < report.states < 20_000
+
+
 # -- the command line ------------------------------------------------------------------
 
 def test_fsm_explore_exits_0_on_a_clean_walk_and_prints_json(capsys):
