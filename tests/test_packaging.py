@@ -3,6 +3,7 @@ vectors, scenarios) and finds it under <prefix>/share."""
 
 import os
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,10 @@ def _run(cmd, **kw):
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """A venv (seeing this interpreter's packages for the dependencies) with the
-    project's wheel installed in it, built from a copy of the sources."""
+    """A venv with the project's wheel installed in it, built from a copy of
+    the sources. The venv finds the dependencies (and pip) in this
+    interpreter's site-packages, listed after its own in a .pth file, so it
+    works whether the tests run in a venv or not."""
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
     src.mkdir()
@@ -36,10 +39,15 @@ def installed(tmp_path_factory):
           str(src)])
     wheel = next((tmp / "dist").glob("*.whl"))
     venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)])
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")
     python = bindir / ("python.exe" if os.name == "nt" else "python")
-    _run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)])
+    own = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
+    outer = [p for p in (*site.getsitepackages(), site.getusersitepackages())
+             if os.path.isdir(p)]
+    Path(own.stdout.strip(), "outer-packages.pth").write_text("\n".join(outer) + "\n")
+    _run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+          "--ignore-installed", str(wheel)])
     away = tmp / "elsewhere"          # a working directory with no spec/ in it
     away.mkdir()
     return python, venv, away
