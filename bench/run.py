@@ -297,6 +297,9 @@ def table(results: dict) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller explorations")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a run of seconds that checks the script works (tests use it); "
+                             "its figures mean little")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes for the default explorations")
@@ -306,9 +309,11 @@ def main(argv=None) -> int:
     growth = [(rs, n, 1, 1) for rs in rulesets for n in sizes]        # one process
     target = [(rs, 3, 1, None) for rs in rulesets]                     # fsm explore RS
     pairs = [(rs, n, 2, None) for rs in rulesets for n in pair_sizes]  # --responders 2
+    if args.smoke:
+        growth, target, pairs = [("pf2e", 2, 1, 1)], [], []
     results = {"machine": machine_info()}
     print("adjudication...", file=sys.stderr)
-    results["adjudication"] = adjudication(20 if args.quick else 200)
+    results["adjudication"] = adjudication(2 if args.smoke else 20 if args.quick else 200)
     print("cold start, memory, suite...", file=sys.stderr)
     results["cold_start"] = cold_start()
     results["memory"] = memory()

@@ -1,0 +1,29 @@
+"""`python bench/run.py` keeps working: a smoke run prints the table and the
+JSON holds every figure the README's table is made of."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_bench_script_prints_every_ratio(tmp_path):
+    out = tmp_path / "bench.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--smoke",
+                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for row in ("| fsm adjudication (Encounter.step) |", "| raw transitions dispatch",
+                "| plain dict table", "| cold start: fsm check one vector |",
+                "| memory per encounter model |", "| conformance suite, ",
+                "| pf2e 2 combatants | 1 at a time |"):
+        assert row in proc.stdout, row
+    figures = json.loads(out.read_text())
+    adj = figures["adjudication"]
+    assert adj["steps"] > 0 and adj["triggers"] > 0
+    assert all(adj[k] > 0 for k in ("fsm", "raw_transitions", "dict_table"))
+    assert all(v > 0 for v in figures["cold_start"].values())
+    assert figures["suite"]["vectors"] == len(list((ROOT / "spec" / "vectors").glob("*.json")))
+    (walk,) = figures["exploration"]
+    assert walk["clean"] and walk["states"] > 0 and walk["runs"] == 2
