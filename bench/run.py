@@ -33,6 +33,7 @@ from transitions import Machine  # noqa: E402
 
 from fsm import Encounter, StepError  # noqa: E402
 from fsm import table as T  # noqa: E402
+from fsm.encounter import machine_transitions  # noqa: E402
 from fsm.explore import Config, explore  # noqa: E402
 from fsm.lean import LeanEncounter  # noqa: E402
 from fsm.scenario import load  # noqa: E402
@@ -140,12 +141,12 @@ class _Bare:
 
 
 def _bare_machine(ruleset: str):
-    rows, _ = T.TABLES[ruleset]
+    """The machine fsm builds, with its guards and effects taken off."""
     model = _Bare()
+    bare = [{k: t[k] for k in ("trigger", "source", "dest")}
+            for t in machine_transitions(ruleset)]
     Machine(model=model, states=list(T.STATES), initial=T.TURN_START, send_event=True,
-            auto_transitions=False, ignore_invalid_triggers=False,
-            transitions=[{"trigger": r.trigger, "source": list(r.sources), "dest": r.dest}
-                         for r in rows])
+            auto_transitions=False, ignore_invalid_triggers=False, transitions=bare)
     return model
 
 

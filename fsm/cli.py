@@ -430,18 +430,11 @@ examples:
 """
 
 
-def _one_line_error(parser):
-    def error(message):
-        parser.exit(2, f"{parser.prog}: {message}\n")
-    return error
-
-
 def _add_explore_parser(sub) -> None:
     exp = sub.add_parser(
         "explore", help="walk every bounded timeline, check every invariant, audit the table",
         description="Breadth-first exploration of every timeline of a small encounter.",
         epilog=EPILOG_EXPLORE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    exp.error = _one_line_error(exp)
     exp.add_argument("ruleset", metavar="RULESET", help="dnd4e or pf2e")
     exp.add_argument("--combatants", type=int, default=3, metavar="N",
                      help="combatants c1..cN on alternating sides (default 3)")
@@ -501,8 +494,16 @@ def cmd_explore(args) -> int:
     return 1 if result.violation is not None or missing else 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes get one line (and where to read more), exit status 2;
+    the subcommands' parsers are of this class too."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="fsm",
         description="Reference state machine for triggered actions (D&D 4e, Pathfinder 2e): "
                     "replay scenarios and get a verdict for every step, with the rules cited.",

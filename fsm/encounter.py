@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from transitions import Machine
 
 from .frames import (DISRUPTED, DONE, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS,
-                     TURN_START, Fighter, Frame)
+                     TURN_START, Fighter, Frame, fighter_values, frame_values)
 from .guards import GM
 from .rulesets import ON_TOP_UNFINISHED, RESPONSES, RULESETS, TURN_ACTIONS
 from . import table as T
@@ -116,19 +116,24 @@ class Step:
         self.responding = kind in RESPONSES
 
 
+def judge(enc, st, fn, rules, routing) -> bool:
+    """Whether guard ``fn`` lets the row fire, as every dispatcher takes it: a
+    ``gm`` answer is noted and follows the step's ruling; a failure is noted
+    as a reason unless the guard only routes between rows."""
+    answer = fn(enc, st)
+    if answer is True:
+        return True
+    if answer == GM:
+        enc._gm_hits.append((fn, rules))
+        return st.ruling != "deny"
+    if not routing:
+        enc._failures.append((fn, rules))
+    return False
+
+
 def _condition(fn, rules, routing):
     def condition(event):
-        enc = event.model
-        st = event.kwargs["step"]
-        answer = fn(enc, st)
-        if answer is True:
-            return True
-        if answer == GM:
-            enc._gm_hits.append((fn, rules))
-            return st.ruling != "deny"
-        if not routing:
-            enc._failures.append((fn, rules))
-        return False
+        return judge(event.model, event.kwargs["step"], fn, rules, routing)
 
     condition.__name__ = fn.__name__
     condition.__qualname__ = fn.__name__
@@ -178,7 +183,7 @@ def _row_index(ruleset: str):
     for r in refusals:
         for s in r.sources:
             refuse_pair[(s, r.trigger)] = r
-    kinds = frozenset(r.step for r in rows if r.by == T.PLAYER)   # what a step may 'do'
+    kinds = frozenset(T.player_steps(ruleset))   # what a step may 'do'
     return by_pair, refuse_pair, kinds
 
 
@@ -404,11 +409,10 @@ class Encounter:
 
     def fingerprint(self) -> tuple:
         """A hashable picture of the whole state, for "nothing changed" checks."""
-        return (self.state, self.round, self.turn_index, self.turn_serial,
-                tuple(self.order),
-                tuple(tuple(getattr(f, s) for s in Frame.__slots__) for f in self.stack),
+        return (self.state, self.round, self.turn_index, self.turn_serial, len(self.turns),
+                tuple(self.order), tuple(map(frame_values, self.stack)),
                 tuple(self.closed_order), tuple(sorted(self.uses.items())), len(self.log),
-                tuple(f.values() for f in self.fighters.values()))
+                tuple(map(fighter_values, self.fighters.values())))
 
     def snapshot(self):
         return (self.state, self.round, self.turn_index, self.turn_serial, len(self.turns),

@@ -47,6 +47,7 @@ from .effects import INTERRUPTING
 from .frames import (DONE, EVENT, TURN_KINDS, Fighter, Frame, fighter_values, frame_from,
                      frame_values, set_fighter)
 from .lean import LeanEncounter
+from .report import describe
 from .rulesets import RULESETS
 from .table import guard_names
 
@@ -143,9 +144,6 @@ class Alphabet:
 
 # -- freezing, thawing and the canonical state -------------------------------------
 
-SLOTS = Frame.__slots__
-
-
 def freeze(enc) -> tuple:
     """The encounter's data as immutable values (the machine is not copied)."""
     last = enc.closed[enc.closed_order[-1]] if enc.closed_order else None
@@ -174,18 +172,9 @@ def thaw(enc, frozen) -> None:
         enc.closed_order.append(frame.id)
 
 
-def picture(enc) -> tuple:
-    """Everything :meth:`Encounter.fingerprint` compares, gathered faster: two
-    equal pictures mean the step changed nothing."""
-    return (enc.state, enc.round, enc.turn_index, enc.turn_serial, len(enc.turns),
-            tuple(enc.order), tuple(map(frame_values, enc.stack)),
-            tuple(enc.closed_order), tuple(sorted(enc.uses.items())), len(enc.log),
-            tuple(map(fighter_values, enc.fighters.values())))
-
-
 # Frame slots that name or date a frame without changing what the rules allow.
 _FRAME_NAMING = ("id", "name", "step", "turn", "parent")
-_frame_kept = attrgetter(*(s for s in SLOTS if s not in _FRAME_NAMING))
+_frame_kept = attrgetter(*(s for s in Frame.__slots__ if s not in _FRAME_NAMING))
 # Fighter slots canonical() reduces; any other slot is kept as it is.
 _FIGHTER_REDUCED = ("id", "side", "standard", "move", "minor", "actions", "immediate_turn",
                     "opportunity_turn", "free_turn", "free_count", "readied_turn",
@@ -625,7 +614,7 @@ class Explorer:
     def _expand(self, index, frozen, book, nxt):
         enc = self.enc
         thaw(enc, frozen)
-        base = picture(enc)
+        base = enc.fingerprint()
         clean = True
         for move in self.alphabet.moves(enc):
             if not clean:
@@ -662,7 +651,7 @@ class Explorer:
         return False
 
     def _unchanged(self, index, move, base, message, verdict=None) -> bool:
-        if picture(self.enc) == base:
+        if self.enc.fingerprint() == base:
             return True
         rules = verdict.rules if verdict is not None else ()
         self._violate(index, move, Problem("rejected-step-changed-state", message, rules,
@@ -950,9 +939,9 @@ def finding_id(ruleset: str, finding: Finding) -> str:
 
 def recorded_gaps(root=None) -> set:
     """Ids under ``gaps:`` in spec/divergences.yaml (empty when absent)."""
+    from .spec import default_root
     from .yamlsafe import project_yaml
-    base = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = os.path.join(base, "spec", "divergences.yaml")
+    path = os.path.join(root or default_root(), "spec", "divergences.yaml")
     if not os.path.exists(path):
         return set()
     with open(path, encoding="utf-8") as fh:
@@ -1054,11 +1043,5 @@ def _violation_lines(v: Violation, written) -> list:
 
 
 def _describe(data: dict) -> str:
-    text = " ".join(str(data[k]) for k in ("actor", "do") if k in data)
-    if "to" in data:
-        text += f" to {data['to']}"
-    if "on" in data:
-        text += f" on {data['on']}"
-    if data.get("ruling"):
-        text += f" (ruling {data['ruling']})"
-    return text
+    ruling = data.get("ruling")
+    return describe(data) + (f" (ruling {ruling})" if ruling else "")

@@ -20,8 +20,7 @@ from __future__ import annotations
 from transitions import MachineError
 
 from . import table as T
-from .encounter import Encounter
-from .guards import GM
+from .encounter import Encounter, judge
 
 _LEAN_CACHE: dict = {}
 
@@ -72,15 +71,6 @@ class LeanEncounter(Encounter):
 
     def _guards_pass(self, guards, step) -> bool:
         for fn, rules, routing in guards:
-            answer = fn(self, step)
-            if answer is True:
-                continue
-            if answer == GM:
-                self._gm_hits.append((fn, rules))
-                if step.ruling != "deny":
-                    continue
+            if not judge(self, step, fn, rules, routing):
                 return False
-            if not routing:
-                self._failures.append((fn, rules))
-            return False
         return True

@@ -258,17 +258,10 @@ PF2E_REFUSALS: tuple = (
 TABLES = {"dnd4e": (DND4E, DND4E_REFUSALS), "pf2e": (PF2E, PF2E_REFUSALS)}
 
 
-_PLAYER_STEPS: dict = {}   # ruleset -> (rows, step kinds): every step is parsed against it
-
-
 def player_steps(ruleset: str) -> tuple:
     """The step kinds a scenario may use, in table order."""
-    rows, refusals = TABLES[ruleset]
-    cached = _PLAYER_STEPS.get(ruleset)
-    if cached is None or cached[0] is not rows:
-        kinds = tuple(dict.fromkeys(r.step for r in rows if r.by == PLAYER))
-        cached = _PLAYER_STEPS[ruleset] = (rows, kinds)
-    return cached[1]
+    rows, _ = TABLES[ruleset]
+    return tuple(dict.fromkeys(r.step for r in rows if r.by == PLAYER))
 
 
 def guard_names(ruleset: str) -> set:

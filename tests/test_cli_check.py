@@ -160,3 +160,17 @@ def test_no_command_prints_help_and_exits_2(capsys):
     """Without a command, the help is printed."""
     assert main([]) == 2
     assert "fsm" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["check"], ["check", "x.json", "--format", "html"], ["conformance", "--timeout", "soon"],
+    ["diagram", "--view", "sideways"], ["spec", "show", "--bogus"], ["explore", "dnd4e",
+                                                                      "--rounds", "two"],
+    ["nonsense"],
+])
+def test_every_usage_mistake_gets_one_line_and_exit_2(argv, capsys):
+    """Whatever the command, a usage mistake is one line on stderr naming the
+    command and where to read more, with exit status 2."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("fsm") and "--help)" in err[0], err
