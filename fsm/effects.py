@@ -5,8 +5,8 @@ whether a step is allowed.
 
 from __future__ import annotations
 
-from .frames import (DONE, DISRUPTED, LOST, PENDING, RESOLVED, TURN_END, TURN_START,
-                     Frame)
+from .frames import (DONE, DISRUPTED, EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS,
+                     TURN_START, Frame)
 
 # Response kinds whose resolution gets ahead of their trigger (they can make it lost).
 INTERRUPTING = frozenset({"interrupt", "opportunity"})
@@ -88,9 +88,10 @@ def spend_reaction(enc, st):
 
 
 def note_use(enc, st):
-    """Remember which kind of response this creature used on this trigger."""
+    """Remember which kind of response this creature used on this occurrence
+    of the trigger (each part of an action is an occurrence of its own)."""
     kind = "reaction" if st.kind == "reaction" else "free"
-    key = (st.target.id, st.actor)
+    key = (st.target.id, st.target.occurrence, st.actor)
     enc.uses[key] = enc.uses.get(key, ()) + ((kind, st.on),)
 
 
@@ -114,10 +115,13 @@ def push_frame(enc, st):
 
 
 def resolve_part(enc, st):
-    """The top frame's current part resolves; the whole frame when it was the last."""
+    """The top frame's current part resolves; the whole frame when it was the
+    last. The window of that part opens (T-WINDOW)."""
     top = enc.stack[-1]
     top.done += 1
     top.phase = RESOLVED
+    top.window_part = top.done
+    top.interrupted = False
     if top.done >= top.parts:
         top.outcome = DONE
         enc.note(st, top, DONE)
@@ -136,9 +140,14 @@ def resolve_part(enc, st):
 
 
 def next_part(enc, st):
-    """The top frame goes on with its next part, pending again."""
+    """The top frame goes on with its next part, pending again. The window of
+    the part before stays open only under 4e ``reaction_window:
+    interrupts-next`` (T-CUT-IN), until the new part takes effect."""
     top = enc.stack[-1]
     top.phase = PENDING
+    if enc.options.get("reaction_window") != "interrupts-next" and top.window_part:
+        top.window_part = 0
+        top.closed_by = (st.index, f"when {top.id} went on with part {top.done + 1}")
 
 
 def mark_lost(enc, st):
@@ -158,10 +167,65 @@ def mark_disrupted(enc, st):
 
 
 def pop_frame(enc, st):
-    """Close the top frame's window: its trigger has passed."""
+    """The top frame leaves the stack; its window closes, unless it was kept
+    open (T-CUT-IN)."""
     top = enc.stack.pop()
-    top.closed = True
-    enc.remember_closed(top)
+    if top.kept:
+        enc.kept[top.id] = top
+    else:
+        close_window(enc, top, st, f"when play moved past it ({_step_words(st)})")
+    enc.remember_past(top)
+
+
+def keep_window(enc, st):
+    """Mark the top frame to keep its window open once it leaves the stack."""
+    enc.stack[-1].kept = True
+
+
+def _step_words(st) -> str:
+    return f"{st.actor}'s {st.kind}" if st.actor else f"the {st.kind} step"
+
+
+def close_window(enc, frame, st, words) -> None:
+    """Close ``frame``'s window, remembering which step closed it and how."""
+    if frame.closed:
+        return
+    frame.closed = True
+    frame.kept = False
+    frame.closed_by = (st.index, words)
+    if frame.id in enc.past:
+        enc.forget_uses(frame.id)
+
+
+def _close_owner_windows(enc, st, owner, spare, words) -> None:
+    """Close the after-windows of ``owner``'s frames other than ``spare``."""
+    if owner is None:
+        return
+    for frame in enc.stack:
+        if frame is not spare and frame.owner == owner and frame.window_part \
+                and frame.kind not in TURN_KINDS and frame.kind != EVENT:
+            frame.window_part = 0
+            frame.closed_by = (st.index, words)
+    for fid in [fid for fid, f in enc.kept.items() if f.owner == owner and f is not spare]:
+        close_window(enc, enc.kept.pop(fid), st, words)
+
+
+def owner_moves_on(enc, st):
+    """4e, T-OWNER: once a combatant's step takes effect (a part resolves, or
+    it is lost), the windows of that combatant's earlier triggers close."""
+    top = enc.stack[-1]
+    if top.kind == EVENT:
+        return
+    _close_owner_windows(enc, st, top.owner, top, f"when {top.owner}'s {top.id} took effect")
+
+
+def owner_declares(enc, st):
+    """4e, T-OWNER under ``reaction_window: before-next``: a combatant's next
+    step closes the windows of its earlier triggers as soon as it begins."""
+    if enc.options.get("reaction_window") != "before-next":
+        return
+    _close_owner_windows(enc, st, st.actor, st.target,
+                         f"when {st.actor} began its {st.kind} {st.fid}")
 
 
 # -- turns -----------------------------------------------------------------
@@ -179,8 +243,14 @@ def reset_immediate(enc, st):
 
 
 def open_next_turn(enc, st):
-    """The next combatant in initiative order starts its turn."""
-    enc.stack.pop().closed = True
+    """The next combatant in initiative order starts its turn; every window
+    still open closes (T-NEXT-TURN)."""
+    words = f"when {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn started"
+    moment = enc.stack.pop()
+    close_window(enc, moment, st, words)
+    enc.remember_past(moment)
+    for fid in list(enc.kept):
+        close_window(enc, enc.kept.pop(fid), st, words)
     enc.advance()
     enc.stack.append(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
                            turn=enc.turn_serial, phase=RESOLVED, step=st.index))

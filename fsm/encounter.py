@@ -9,8 +9,11 @@ A step is a dict in the scenario format (``{"actor": "orc", "do": "standard"}``)
 * ``gm``: the text leaves it to the GM; the step happens unless the step says
   ``"ruling": "deny"``.
 
-A step that makes no sense (unknown combatant, resolving when nothing is
-pending, a malformed field) raises :class:`StepError` and changes nothing.
+A step that cannot be read (an unknown field, kind, combatant or frame id, a
+value of the wrong type) raises :class:`StepError` and changes nothing. A
+step that can be read but breaks the order of play (resolving when nothing
+is pending, answering beneath an unresolved frame) is a rules question: it
+gets ``rejected`` with a reason code, like any other limit.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from dataclasses import dataclass, field
 
 from transitions import Machine
 
-from .frames import (DISRUPTED, DONE, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS,
+from .frames import (DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS,
                      TURN_START, Fighter, Frame, fighter_values, frame_values)
 from .guards import GM
-from .rulesets import ON_TOP_UNFINISHED, RESPONSES, RULESETS, TURN_ACTIONS
+from .kinds import RESPONSES, STACK_MOVES, TURN_ACTIONS
+from .rulesets import RULESETS
 from . import table as T
 
 logging.getLogger("transitions").setLevel(logging.WARNING)
@@ -184,10 +188,13 @@ def _row_index(ruleset: str):
         for s in r.sources:
             refuse_pair[(s, r.trigger)] = r
     kinds = frozenset(T.player_steps(ruleset))   # what a step may 'do'
-    return by_pair, refuse_pair, kinds
+    machine = tuple(step.replace("-", "_") for step in T.machine_steps(ruleset))
+    return by_pair, refuse_pair, kinds, machine
 
 
 _INDEX_CACHE: dict = {}
+# Phases from which a machine row may fire before a step (see _settle).
+_SETTLING = frozenset({T.AFTER, T.TURN_START, T.TURN_END})
 
 
 class Encounter:
@@ -253,8 +260,9 @@ class Encounter:
         self.turns = [(1, order[0])]          # turn serial - 1 - turns_base -> (round, active)
         self.turns_base = 0
         self.stack: list[Frame] = []
-        self.closed: dict[str, Frame] = {}
-        self.closed_order: list[str] = []
+        self.past: dict[str, Frame] = {}      # frames that have left the stack
+        self.past_order: list[str] = []
+        self.kept: dict[str, Frame] = {}      # past frames whose window is still open
         self.uses: dict = {}
         self.log: list[dict] = []
         self.steps_seen = 0
@@ -266,7 +274,7 @@ class Encounter:
         name = self.ruleset.name
         if name not in _INDEX_CACHE:
             _INDEX_CACHE[name] = _row_index(name)
-        self._rows, self._refusals, self._kinds = _INDEX_CACHE[name]
+        self._rows, self._refusals, self._kinds, self._machine = _INDEX_CACHE[name]
         self._attach_machine(name)
 
     def _attach_machine(self, name: str) -> None:
@@ -319,10 +327,11 @@ class Encounter:
         between steps; outcome lists in facts() then cover the kept history only."""
         if len(self.log) > 2 * keep:
             del self.log[:-keep]
-        if len(self.closed_order) > 2 * keep:
-            for fid in self.closed_order[:-keep]:
-                self.closed.pop(fid, None)
-            del self.closed_order[:-keep]
+        if len(self.past_order) > 2 * keep:
+            for fid in self.past_order[:-keep]:
+                if fid not in self.kept:
+                    self.past.pop(fid, None)
+            del self.past_order[:-keep]
         if len(self.turns) > 2 * keep:
             drop = len(self.turns) - keep
             del self.turns[:drop]
@@ -354,7 +363,7 @@ class Encounter:
         for cid in self.fighters:
             row = {}
             for kind in kinds:
-                if kind in ("resolve", "continue", "lose", "disrupt", "event"):
+                if kind in STACK_MOVES or kind == "event":
                     continue
                 data = {"do": kind, "actor": cid}
                 if kind == "activity":
@@ -365,7 +374,7 @@ class Encounter:
                     continue
             out[cid] = row
         anyone = {}
-        for kind in ("resolve", "continue", "lose", "disrupt"):
+        for kind in sorted(STACK_MOVES, key=("resolve", "continue", "lose", "disrupt").index):
             if kind not in kinds:
                 continue
             try:
@@ -381,10 +390,16 @@ class Encounter:
         self.log.append({"step": st.index, "frame": frame.id, "actor": frame.owner,
                          "kind": frame.kind, "event": event})
 
-    def remember_closed(self, frame):
-        self.closed[frame.id] = frame
-        self.closed_order.append(frame.id)
-        for key in [k for k in self.uses if k[0] == frame.id]:
+    def remember_past(self, frame):
+        """``frame`` has left the stack; forget what was answered on it once
+        its window is closed."""
+        self.past[frame.id] = frame
+        self.past_order.append(frame.id)
+        if frame.closed:
+            self.forget_uses(frame.id)
+
+    def forget_uses(self, fid):
+        for key in [k for k in self.uses if k[0] == fid]:
             del self.uses[key]
 
     def advance(self):
@@ -397,7 +412,7 @@ class Encounter:
         self.fighters[self.active].turns_started += 1
 
     def move_before(self, mover: str, trigger_id: str):
-        trigger = self.find(trigger_id) or self.closed.get(trigger_id)
+        trigger = self.find(trigger_id) or self.past.get(trigger_id)
         if trigger is None or trigger.owner is None or trigger.owner == mover:
             return
         active = self.active
@@ -411,24 +426,29 @@ class Encounter:
         """A hashable picture of the whole state, for "nothing changed" checks."""
         return (self.state, self.round, self.turn_index, self.turn_serial, len(self.turns),
                 tuple(self.order), tuple(map(frame_values, self.stack)),
-                tuple(self.closed_order), tuple(sorted(self.uses.items())), len(self.log),
+                tuple(self.past_order), tuple(map(frame_values, self.kept.values())),
+                tuple(sorted(self.uses.items())), len(self.log),
                 tuple(map(fighter_values, self.fighters.values())))
 
     def snapshot(self):
         return (self.state, self.round, self.turn_index, self.turn_serial, len(self.turns),
-                list(self.order), [f.copy() for f in self.stack], len(self.closed_order),
+                list(self.order), [f.copy() for f in self.stack], len(self.past_order),
+                {fid: f.copy() for fid, f in self.kept.items()},
                 dict(self.uses), len(self.log),
                 {c: f.values() for c, f in self.fighters.items()})
 
     def restore(self, snap):
         (state, self.round, self.turn_index, self.turn_serial, turns, self.order, stack,
-         closed, self.uses, log, fighters) = snap
+         past, kept, self.uses, log, fighters) = snap
         self.state = state
         del self.turns[turns:]
         self.stack = stack
-        for fid in self.closed_order[closed:]:
-            self.closed.pop(fid, None)
-        del self.closed_order[closed:]
+        for fid in self.past_order[past:]:
+            self.past.pop(fid, None)
+        del self.past_order[past:]
+        self.kept = kept
+        for fid, frame in kept.items():
+            self.past[fid] = frame
         del self.log[log:]
         for c, values in fighters.items():
             self.fighters[c].restore(values)
@@ -437,32 +457,35 @@ class Encounter:
 
     def step(self, data) -> Verdict:
         """Adjudicate one step; see the module docstring."""
+        st = self.parse(data, self.steps_seen + 1)
+        if st.responding:
+            self._bind_answer(st)
         self.steps_seen += 1
-        st = self.parse(data, self.steps_seen)
-        snap = None
-        try:
-            above = self._above_turn_end()
-            if above is not None and not self._answers_turn_end(st):
-                snap = self.snapshot()
-                for _ in range(above):
-                    self._machine_step("close", st)
-                self._machine_step("next_turn", st)
-            closes = self._closes_for(st)
-            if closes:
-                if snap is None:
-                    snap = self.snapshot()
-                for _ in range(closes):
-                    self._machine_step("close", st)
-            self._bind_target(st)
-        except StepError:
-            if snap is not None:
-                self.restore(snap)
-            self.steps_seen -= 1
-            raise
+        snap = self.snapshot() if self.state in _SETTLING else None
+        self._settle(st)
+        if not st.responding:
+            self._bind_top(st)
         verdict = self._decide(st, snap)
         if st.target is not None:
             verdict.target_id = st.target.id
         return verdict
+
+    def _settle(self, st) -> None:
+        """Fire the machine's own rows (``close``, ``keep-open``, ``next-turn``)
+        while one applies to the coming step: the stack and the turn moments
+        settle before the step is judged (spec/TIMING.md, T-SETTLE)."""
+        machine, rows = self._machine, self._rows
+        for _ in range(2 * len(self.stack) + 6):
+            for trigger in machine:
+                if (self.state, trigger) in rows and self._fire(trigger, st):
+                    break
+            else:
+                return
+        raise TableGap(f"the machine rows did not settle before {st.kind} in {self.state}")
+
+    def _fire(self, trigger, st) -> bool:
+        """Fire one machine row of ``trigger`` if its guards pass."""
+        return self.trigger(trigger, step=st)
 
     def _decide(self, st, snap) -> Verdict:
         self._failures.clear()
@@ -478,8 +501,7 @@ class Encounter:
         if not rows:
             if snap is not None:
                 self.restore(snap)
-            self.steps_seen -= 1
-            raise StepError(f"{st.kind} cannot happen in phase {self.state}", "do")
+            raise TableGap(f"no row decides {st.kind} in phase {self.state}")
         ok = self.trigger(st.trigger, step=st)
         if ok:
             if self._gm_hits:
@@ -492,6 +514,9 @@ class Encounter:
         if self._gm_hits and st.ruling == "deny":
             fn, rules = self._gm_hits[0]
             return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
+        if not self._failures:
+            raise TableGap(f"{st.kind} in phase {self.state}: every row refused it "
+                           f"without a reason")
         fn, rules = self._failures[0]
         return self._verdict(st, REJECTED, fn, rules, fn.info.reason)
 
@@ -518,97 +543,38 @@ class Encounter:
                     "(a Leap stopped midway, an item dropped) is the GM's call",)
         return ()
 
-    def _machine_step(self, trigger, st):
-        self._failures.clear()
-        if not self.trigger(trigger, step=st):
-            raise StepError(f"internal: machine step {trigger} found no row from {self.state}")
+    def moment(self, kind):
+        """The current turn's turn-start or turn-end moment, or None if it has
+        not come (a turn-end before the turn ends)."""
+        for f in reversed(self.stack):
+            if f.kind == kind:
+                return f
+        return self.past.get(f"{kind}@{self.turn_serial}")
 
-    def _above_turn_end(self):
-        """How many finished frames sit above an open turn-end moment (None: the
-        turn has not ended, or something above the moment is still unresolved)."""
-        stack = self.stack
-        if not stack or stack[0].kind != TURN_END:
-            return None
-        above = stack[1:]
-        if all(f.finished for f in above):
-            return len(above)
-        return None
-
-    def _answers_turn_end(self, st) -> bool:
-        if not st.responding:
-            return False
-        if st.to is None or st.to == "turn-end":
-            return True
-        return any(f.id == st.to for f in self.stack)
-
-    def _closes_for(self, st) -> int:
-        stack = self.stack
-        if st.responding:
-            if st.to is None:
-                return 0
-            idx = self._stack_index(st.to)
-            if idx is None:
-                return 0
-            above = stack[idx + 1:]
-            for f in above:
-                if not f.finished:
-                    raise StepError(f"{f.id} is still unresolved above {stack[idx].id}; "
-                                    f"resolve it first", "to")
-            return len(above)
-        if st.kind in TURN_ACTIONS or st.kind == "end-turn":
-            if st.actor != self.active:
-                return 0
-            n = 0
-            for f in reversed(stack):
-                if f.finished or f.kind == TURN_START:
-                    n += 1
-                else:
-                    break
-            return n
-        if st.kind in ON_TOP_UNFINISHED or st.kind == "continue":
-            n = 0
-            for f in reversed(stack):
-                if f.kind in TURN_KINDS:
-                    break
-                if not f.finished:
-                    if st.kind == "continue" and not f.between_parts:
-                        raise StepError(f"{f.id} has no resolved part to continue from; "
-                                        f"resolve it first", "do")
-                    if st.kind != "continue" and f.phase != PENDING:
-                        raise StepError(f"{f.id} is between parts; continue it first", "do")
-                    if st.actor is not None and st.actor != f.owner:
-                        raise StepError(f"{f.id} belongs to {f.owner}, not {st.actor}",
-                                        "actor")
-                    return n
-                n += 1
-            raise StepError(f"nothing is pending: there is no action to {st.kind}", "do")
-        return 0
-
-    def _stack_index(self, fid):
-        for i in range(len(self.stack) - 1, -1, -1):
-            f = self.stack[i]
-            if f.id == fid or (fid == "turn-start" and f.kind == TURN_START) \
-                    or (fid == "turn-end" and f.kind == TURN_END):
-                return i
-        return None
-
-    def _bind_target(self, st):
-        if st.responding:
-            if st.to is None:
-                st.target = self.stack[-1] if self.stack else None
+    def _bind_answer(self, st):
+        """The trigger an answer names: a frame on the stack (the top one by
+        default), a frame that has left it, or the turn's moment."""
+        if st.to is None:
+            st.target = self.stack[-1] if self.stack else None
+            return
+        if st.to in (TURN_START, TURN_END):
+            st.target = self.moment(st.to)
+            return
+        for f in reversed(self.stack):
+            if f.id == st.to:
+                st.target = f
                 return
-            idx = self._stack_index(st.to)
-            if idx is not None:
-                st.target = self.stack[idx]
-                return
-            if st.to in self.closed:
-                st.target = self.closed[st.to]
-                return
-            if st.to in ("turn-start", "turn-end"):
-                raise StepError(f"there is no {st.to} moment open now", "to")
-            raise StepError(f"no trigger has the id {st.to!r}", "to")
-        if st.kind in ON_TOP_UNFINISHED or st.kind == "continue":
-            st.target = self.stack[-1]
+        if st.to in self.past:
+            st.target = self.past[st.to]
+            return
+        raise StepError(f"no trigger has the id {st.to!r}", "to")
+
+    def _bind_top(self, st):
+        """Resolve, continue, lose and disrupt act on the top unresolved frame."""
+        if st.kind in STACK_MOVES and self.stack:
+            top = self.stack[-1]
+            if top.outcome is None and top.kind not in TURN_KINDS:
+                st.target = top
 
     # -- parsing ------------------------------------------------------------
 
@@ -635,18 +601,20 @@ class Encounter:
         elif kind in TURN_ACTIONS or st.responding:
             raise StepError(f"a {kind} step needs an 'actor'", "actor")
         elif kind == "end-turn":
-            actor = self.active if self._above_turn_end() is None else \
-                self.order[(self.turn_index + 1) % len(self.order)]
+            # the combatant whose turn it is when the step is judged (T-NEXT-TURN)
+            ended = bool(self.stack) and self.stack[0].kind == TURN_END
+            actor = self.order[(self.turn_index + 1) % len(self.order)] if ended \
+                else self.active
         st.actor = actor
         if "id" in data:
             fid = data["id"]
             if not isinstance(fid, str) or not fid or fid in ("turn-start", "turn-end"):
                 raise StepError("'id' must be a non-empty string other than turn-start "
                                 "and turn-end", "id")
-            if self.find(fid) is not None or fid in self.closed:
+            if self.find(fid) is not None or fid in self.past:
                 raise StepError(f"id {fid!r} is already used", "id")
             st.fid = fid
-        elif self.find(st.fid) is not None or st.fid in self.closed:
+        elif self.find(st.fid) is not None or st.fid in self.past:
             st.fid = f"s{index}#{len(self.log)}"
         to = data.get("to")
         if to is not None:

@@ -25,9 +25,11 @@ CPUs). States are merged by a canonical picture (see :func:`canonical`).
 
 The audit asks the table a second question in every reachable situation:
 is each step kind decided by exactly one row or one refusal? A step the
-engine calls nonsense (``StepError``: nothing pending, a trigger buried
-under an unresolved frame) is structural and counted apart; a situation no
-row decides, or two rows could decide, is a gap.
+engine cannot read (``StepError``) is structural and counted apart; a
+situation no row decides, or two rows could decide, is a gap. Machine rows
+(``close``, ``keep-open``, ``next-turn``) are audited as they settle the
+stack: two firing at once, or timing that says "move" with no row to route
+it, is a gap too.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ from .rulesets import RULESETS
 from .table import guard_names
 
 SIDES = ("monsters", "heroes", "heroes", "monsters")
-CLOSED = -1           # Move.target: the frame whose window closed last
+CLOSED = -1           # Move.target: the frame that left the stack last
+KEPT = -2             # Move.target: KEPT - i is the i-th frame kept open off the stack
 
 RESPONSES_4E = ("free-response", "no-action", "opportunity", "interrupt", "reaction",
                 "readied")
@@ -83,8 +86,12 @@ class Move:
         for key, value in self.fields:
             data[key] = list(value) if isinstance(value, tuple) else value
         if self.target is not None:
-            data["to"] = (enc.closed_order[-1] if self.target == CLOSED
-                          else enc.stack[self.target].id)
+            if self.target == CLOSED:
+                data["to"] = enc.past_order[-1]
+            elif self.target <= KEPT:
+                data["to"] = list(enc.kept)[KEPT - self.target]
+            else:
+                data["to"] = enc.stack[self.target].id
         if self.on is not None:
             data["on"] = self.on
         if self.ruling is not None:
@@ -135,7 +142,10 @@ class Alphabet:
             for kind in self.responses:
                 for actor in self.responders:
                     out.extend(Move(kind, actor, target=pos, on=label) for label in labels)
-        if enc.closed_order:
+        for i in range(len(enc.kept)):
+            for kind in self.responses:
+                out.extend(Move(kind, actor, target=KEPT - i) for actor in self.responders)
+        if enc.past_order:
             out.extend(Move(kind, someone, target=CLOSED) for kind in self.responses)
         if not enc.stack:
             out.extend(Move(kind, someone) for kind in self.responses)
@@ -146,18 +156,19 @@ class Alphabet:
 
 def freeze(enc) -> tuple:
     """The encounter's data as immutable values (the machine is not copied)."""
-    last = enc.closed[enc.closed_order[-1]] if enc.closed_order else None
+    last = enc.past[enc.past_order[-1]] if enc.past_order else None
     return (enc.state, enc.round, enc.turn_index, enc.turn_serial, tuple(enc.turns),
             tuple(enc.order), tuple(map(frame_values, enc.stack)),
             tuple(enc.uses.items()), tuple(map(fighter_values, enc.fighters.values())),
-            frame_values(last) if last is not None else None)
+            frame_values(last) if last is not None else None,
+            tuple(map(frame_values, enc.kept.values())))
 
 
 def thaw(enc, frozen) -> None:
-    """Put a frozen state back into ``enc``; the log and older closed frames
-    are dropped (nothing a verdict reads)."""
+    """Put a frozen state back into ``enc``; the log and older past frames
+    are dropped (nothing a verdict reads), the frames kept open are not."""
     (enc.state, enc.round, enc.turn_index, enc.turn_serial, turns, order, frames, uses,
-     fighters, last) = frozen
+     fighters, last, kept) = frozen
     enc.turns = list(turns)
     enc.order = list(order)
     enc.stack = [frame_from(v) for v in frames]
@@ -165,15 +176,21 @@ def thaw(enc, frozen) -> None:
     for fighter, values in zip(enc.fighters.values(), fighters):
         set_fighter(fighter, values)
     enc.log = []
-    enc.closed, enc.closed_order = {}, []
+    enc.past, enc.past_order, enc.kept = {}, [], {}
+    for values in kept:
+        frame = frame_from(values)
+        enc.kept[frame.id] = enc.past[frame.id] = frame
+        enc.past_order.append(frame.id)
     if last is not None:
-        frame = frame_from(last)
-        enc.closed[frame.id] = frame
-        enc.closed_order.append(frame.id)
+        frame = enc.kept.get(last[0]) or frame_from(last)
+        enc.past[frame.id] = frame
+        if frame.id in enc.past_order:
+            enc.past_order.remove(frame.id)
+        enc.past_order.append(frame.id)
 
 
 # Frame slots that name or date a frame without changing what the rules allow.
-_FRAME_NAMING = ("id", "name", "step", "turn", "parent")
+_FRAME_NAMING = ("id", "name", "step", "turn", "parent", "closed_by")
 _frame_kept = attrgetter(*(s for s in Frame.__slots__ if s not in _FRAME_NAMING))
 # Fighter slots canonical() reduces; any other slot is kept as it is.
 _FIGHTER_REDUCED = ("id", "side", "standard", "move", "minor", "actions", "immediate_turn",
@@ -202,13 +219,22 @@ def canonical(enc, exact: bool = False, answerers=None) -> tuple:
     tests/test_explore.py checks on small encounters that states the reduced
     picture merges give every move the same verdict and successor.
     """
-    pos = {f.id: i for i, f in enumerate(enc.stack)}
+    pos = _positions(enc)
     shape = _exact_frame if exact else _frame_class
     frames = tuple(shape(f, pos) for f in enc.stack)
+    kept = tuple(shape(f, pos) for f in enc.kept.values())
     fighters = tuple(_fighter_key(enc, f, exact, answerers is None or f.id in answerers)
                      for f in enc.fighters.values())
-    return (enc.state, enc.round, enc.turn_index, tuple(enc.order), frames,
+    return (enc.state, enc.round, enc.turn_index, tuple(enc.order), frames, kept,
             _uses_key(enc, pos, exact), fighters)
+
+
+def _positions(enc) -> dict:
+    """Frame id -> position: on the stack 0.., kept open off it -2, -3, ..."""
+    pos = {f.id: i for i, f in enumerate(enc.stack)}
+    for i, fid in enumerate(enc.kept):
+        pos[fid] = KEPT - i
+    return pos
 
 
 def _exact_frame(f, pos) -> tuple:
@@ -219,10 +245,10 @@ def _frame_class(f, pos) -> tuple:
     kind = f.kind if f.kind in _KINDS_READ else "interrupting" if f.kind in INTERRUPTING \
         else "costless" if f.kind in COSTLESS else "action"
     if f.outcome is not None:
-        return (f.owner, kind, f.provokes, f.labels, f.outcome)
+        return (f.owner, kind, f.provokes, f.labels, f.outcome, f.after_open, f.closed)
     parent = pos.get(f.parent, -1) if kind in ("interrupting", "readied") else None
     return (f.owner, kind, f.provokes, f.labels, None, f.parts, f.done, f.phase,
-            f.interrupted, f.moving, parent)
+            f.interrupted, f.moving, parent, f.window_part)
 
 
 _READS_USES: dict = {}
@@ -237,8 +263,8 @@ def _reads_uses(ruleset: str) -> bool:
 def _uses_key(enc, pos, exact) -> frozenset:
     if not exact and not _reads_uses(enc.ruleset.name):
         return frozenset()
-    return frozenset((pos[fid], actor, frozenset(used))
-                     for (fid, actor), used in enc.uses.items() if fid in pos)
+    return frozenset((pos[fid], occurrence, actor, frozenset(used))
+                     for (fid, occurrence, actor), used in enc.uses.items() if fid in pos)
 
 
 def _fighter_key(enc, f, exact, answers) -> tuple:
@@ -361,8 +387,9 @@ class Watch:
                                   f"last turn (budget {self.reactions_max[i]})",
                                   ("PF2-REACTION-ONE",))
         if kind in ("reaction", "free-response"):
-            key = (verdict.target_id, actor, "reaction" if kind == "reaction" else "free",
-                   data.get("on", ""))
+            target = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
+            key = ((verdict.target_id, target.occurrence if target is not None else 0),
+                   actor, "reaction" if kind == "reaction" else "free", data.get("on", ""))
             if key in answers and problem is None:
                 problem = Problem("two-answers-on-one-trigger",
                                   f"{actor} gave a second {key[2]} answer to {key[0]}"
@@ -379,16 +406,16 @@ class Watch:
         return problem, answers
 
     def key(self, book, enc) -> tuple:
-        pos = {f.id: i for i, f in enumerate(enc.stack)}
-        answers = frozenset((pos.get(a[0], -1),) + a[1:] for a in book[4])
+        pos = _positions(enc)
+        answers = frozenset(((pos.get(a[0][0], -1), a[0][1]),) + a[1:] for a in book[4])
         voided = frozenset(pos.get(fid, -1) for fid in book[5])
         return book[:4] + (answers, voided)
 
 
 def _prune(book, enc) -> tuple:
-    """Forget answers and voided frames off the stack: their window has closed."""
-    live = {f.id for f in enc.stack}
-    answers = frozenset(a for a in book[4] if a[0] in live)
+    """Forget answers and voided frames whose window has closed."""
+    live = {f.id for f in enc.stack} | set(enc.kept)
+    answers = frozenset(a for a in book[4] if a[0][0] in live)
     voided = frozenset(fid for fid in book[5] if fid in live)
     return book[:4] + (answers, voided)
 
@@ -449,12 +476,16 @@ class _Audited:
     def _could_fire(self, row, st) -> bool:
         return all(fn(self, st) is not False for fn, _ in row.guards)
 
-    def _machine_step(self, trigger, st):
+    def _fire(self, trigger, st):
+        """A machine row fires where at most one row's guards pass, and one
+        does wherever a row's timing guards pass (its routing then decides)."""
         rows = self._rows.get((self.state, trigger)) or ()
         firing = sum(1 for r in rows if all(fn(self, st) is True for fn, _ in r.guards))
-        if firing != 1 and self.routing_problem is None:
+        timed = any(all(fn(self, st) is True for fn, _ in r.guards
+                        if not getattr(fn, "structural", False)) for r in rows)
+        if (firing > 1 or (timed and firing == 0)) and self.routing_problem is None:
             self.routing_problem = (self.state, trigger, firing)
-        return super()._machine_step(trigger, st)
+        return super()._fire(trigger, st)
 
 
 class AuditedLean(_Audited, LeanEncounter):

@@ -37,7 +37,7 @@ class Frame:
     __slots__ = (
         "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
         "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
-        "name", "closed", "step", "readies",
+        "name", "closed", "step", "readies", "window_part", "kept", "closed_by",
     )
 
     def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
@@ -62,6 +62,13 @@ class Frame:
         self.closed = False
         self.step = step
         self.readies = None
+        # The window of the frame's latest resolved part: open while
+        # window_part == done >= 1 (spec/TIMING.md, T-WINDOW).
+        self.window_part = 0
+        # Off the stack with its window still open (T-CUT-IN).
+        self.kept = False
+        # Who closed its window, and with which step: (step number, words).
+        self.closed_by = None
 
     @property
     def finished(self) -> bool:
@@ -72,6 +79,27 @@ class Frame:
     def between_parts(self) -> bool:
         """True when a part has resolved and more parts remain."""
         return self.outcome is None and self.phase == RESOLVED and self.done < self.parts
+
+    @property
+    def pending(self) -> bool:
+        """True while the frame's current part is declared and not resolved."""
+        return self.phase == PENDING and self.outcome is None
+
+    @property
+    def after_open(self) -> bool:
+        """True while the window of the latest resolved part is open."""
+        return not self.closed and self.done >= 1 and self.window_part == self.done
+
+    @property
+    def occurrence(self) -> int:
+        """Which occurrence of this trigger is in play: the part pending, the
+        part that last resolved, or the part that was lost or disrupted
+        (turn moments are one occurrence)."""
+        if self.kind in TURN_KINDS:
+            return 1
+        if self.phase == PENDING or self.outcome in (LOST, DISRUPTED):
+            return self.done + 1
+        return self.done
 
     def copy(self) -> "Frame":
         return frame_from(frame_values(self))

@@ -13,7 +13,8 @@ limits are broken, the verdict reports the first one.
 
 from __future__ import annotations
 
-from .frames import EVENT, PENDING, RESOLVED, TURN_KINDS, LOST, DISRUPTED
+from .frames import DONE, EVENT, PENDING, RESOLVED, TURN_KINDS, LOST, DISRUPTED
+from .kinds import RESPONSES, STACK_MOVES, TURN_ACTIONS
 
 GM = "gm"  # a guard's answer when the rules leave the step to the GM
 
@@ -66,8 +67,10 @@ def _fighter_seen(enc, st):
 
 def _target_seen(enc, st):
     t = st.target
-    return {
+    seen = {
         "actor": st.actor,
+        "kind": st.kind,
+        "to": st.to or "on the stack",
         "trigger": t.id if t is not None else None,
         "trigger_owner": t.owner if t is not None else None,
         "phase": t.phase if t is not None else None,
@@ -75,7 +78,17 @@ def _target_seen(enc, st):
         "parts": t.parts if t is not None else 0,
         "outcome": (t.outcome if t is not None else None) or "none yet",
         "label": st.on,
+        "closed_by": "its window closed",
+        "above": None,
     }
+    if t is not None and t.closed_by is not None:
+        number, words = t.closed_by
+        seen["closed_by"] = f"its window closed at step {number}, {words}"
+    if t is not None:
+        above = _unresolved_above(enc, t)
+        if above is not None:
+            seen["above"] = f"{above.id} ({above.owner or 'nobody'}'s {above.kind})"
+    return seen
 
 
 # -- turn and sequence ---------------------------------------------------
@@ -96,14 +109,100 @@ def no_action_pending(enc, st):
     return True
 
 
+def _own_unresolved(enc, actor):
+    for frame in enc.stack:
+        if frame.owner == actor and frame.outcome is None and frame.kind not in TURN_KINDS:
+            return frame
+    return None
+
+
+def _own_seen(enc, st):
+    frame = _own_unresolved(enc, st.actor)
+    return {"actor": st.actor, "own": frame.id if frame is not None else None}
+
+
+@guard("own-action-in-progress",
+       "{actor}'s own {own} is still unresolved; its actions come one after another",
+       seen=_own_seen)
+def no_own_action_pending(enc, st):
+    """The actor has no unresolved action of its own on the stack."""
+    return _own_unresolved(enc, st.actor) is None
+
+
+# -- the order of play (spec/TIMING.md) ------------------------------------
+
+def _unresolved_above(enc, target):
+    """The first unresolved frame above ``target`` on the stack, or None
+    (also None when ``target`` is not on the stack)."""
+    stack = enc.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is target:
+            for frame in stack[i + 1:]:
+                if frame.outcome is None:
+                    return frame
+            return None
+    return None
+
+
+@guard("no-trigger", "there is no trigger {to} to answer now", seen=_target_seen)
+def has_trigger(enc, st):
+    """An answer names a trigger that exists: a frame, or a turn moment that is open."""
+    return st.target is not None
+
+
+@guard("unresolved-above",
+       "{above} is still unresolved above {trigger}; it resolves before anything "
+       "answers {trigger} again", seen=_target_seen)
+def nothing_unresolved_above(enc, st):
+    """Answers come one at a time: a trigger beneath an unresolved frame waits
+    until that frame is resolved (T-ONE-AT-A-TIME)."""
+    return _unresolved_above(enc, st.target) is None
+
+
+@guard("nothing-pending", "nothing is unresolved: there is no action to {kind}",
+       seen=_target_seen)
+def something_pending(enc, st):
+    """Resolve, continue, lose and disrupt act on the top unresolved frame."""
+    return st.target is not None
+
+
+@guard("not-on-top",
+       "{actor} has no frame on top of the stack: {trigger} ({trigger_owner}'s) is the "
+       "top unresolved one", seen=_target_seen)
+def actor_on_top(enc, st):
+    """A stack move that names its actor names the owner of the top unresolved frame."""
+    return st.actor is None or st.actor == st.target.owner
+
+
+@guard("between-parts",
+       "{trigger} is between parts ({done}/{parts} resolved); it must continue first",
+       seen=_target_seen)
+def part_pending(enc, st):
+    """Resolving or losing needs a declared part; between parts the frame continues first."""
+    return st.target.phase == PENDING
+
+
+@guard("no-part-resolved",
+       "{trigger}'s part {done_next} is still pending; it resolves before the next begins",
+       seen=lambda enc, st: dict(_target_seen(enc, st), done_next=st.target.done + 1))
+def part_resolved(enc, st):
+    """Continuing needs a resolved part with more parts to come."""
+    return st.target.between_parts
+
+
 # -- triggers ------------------------------------------------------------
 
-@guard("trigger-passed", "trigger {trigger} has passed: its owner has moved on",
+@guard("trigger-passed", "trigger {trigger} has passed: {closed_by}",
        seen=_target_seen)
 def trigger_still_open(enc, st):
-    """A triggered action answers a trigger that is happening now: one whose
-    window has not closed (its owner has not done anything else yet)."""
-    return not st.target.closed
+    """A triggered action answers a trigger that is happening now: a part that
+    is pending, or a resolved part whose window has not closed (T-WINDOW)."""
+    t = st.target
+    if t.closed:
+        return False
+    if t.kind in TURN_KINDS or t.pending:
+        return True
+    return t.window_part == t.done
 
 
 @guard("trigger-cancelled", "trigger {trigger} never took effect (outcome: {outcome})",
@@ -126,9 +225,10 @@ def trigger_pending(enc, st):
        "trigger {trigger} has not resolved yet ({done}/{parts} parts); a reaction comes after",
        seen=_target_seen)
 def trigger_resolved(enc, st):
-    """A reaction waits until its trigger has resolved, unless it breaks into movement."""
+    """A reaction answers a resolved part whose window is open (it may come
+    while the next part is pending, T-CUT-IN), unless it breaks into movement."""
     t = st.target
-    return t.kind in TURN_KINDS or t.phase == RESOLVED or t.moving
+    return t.kind in TURN_KINDS or t.phase == RESOLVED or t.after_open or t.moving
 
 
 @guard("moved-less-than-one-square",
@@ -218,17 +318,22 @@ def opportunity_not_own_turn(enc, st):
     return st.actor != enc.active
 
 
+def opportunity_left(enc, fighter) -> bool:
+    """Whether the once-per-turn limit leaves ``fighter`` an opportunity action now."""
+    if fighter.opportunity_turn != enc.turn_serial:
+        return True
+    if enc.options.get("opportunity_limit_turns") == "enemy":
+        return enc.fighters[enc.active].side == fighter.side
+    return False
+
+
 @guard("opportunity-used-this-turn",
        "{actor} already took an opportunity action {opportunity_when}",
        seen=_fighter_seen)
 def opportunity_unused(enc, st):
     """At most one opportunity action during each other combatant's turn
     (option ``opportunity_limit_turns: enemy`` counts enemies' turns only)."""
-    if enc.fighters[st.actor].opportunity_turn != enc.turn_serial:
-        return True
-    if enc.options.get("opportunity_limit_turns") == "enemy":
-        return enc.fighters[enc.active].side == enc.fighters[st.actor].side
-    return False
+    return opportunity_left(enc, enc.fighters[st.actor])
 
 
 @guard("no-readied-action", "{actor} has no readied action", seen=_fighter_seen)
@@ -246,8 +351,8 @@ def readied_timing(enc, st):
     if t.kind in TURN_KINDS:
         return True
     if enc.options.get("readied_as", "reaction") == "interrupt":
-        return t.phase == PENDING and t.outcome is None
-    return t.phase == RESOLVED or (t.moving and t.done >= 1)
+        return t.pending
+    return t.phase == RESOLVED or t.after_open or (t.moving and t.done >= 1)
 
 
 @guard("not-interrupted",
@@ -297,7 +402,7 @@ def first_turn_policy(enc, st):
 
 
 def _used(enc, st):
-    return enc.uses.get((st.target.id, st.actor), ())
+    return enc.uses.get((st.target.id, st.target.occurrence, st.actor), ())
 
 
 @guard("one-reaction-per-trigger", "{actor} already reacted to trigger {trigger}",
@@ -337,11 +442,95 @@ def disruptable(enc, st):
     return st.target.kind != EVENT and st.target.kind not in TURN_KINDS
 
 
+# -- timing guards of machine-driven rows (spec/TIMING.md) -----------------
+#
+# They decide when the machine moves by itself before a step is judged: a
+# finished frame leaves the stack, a window stays open off the stack, the
+# turn-start moment passes, the next turn starts. A False is not a refusal.
+
+def timing(says: str):
+    """Register a timing guard of a machine row, with what it decides."""
+
+    def register(fn):
+        fn.info = GuardInfo(fn.__name__, None, None, says, None)
+        fn.routing = True
+        GUARDS[fn.__name__] = fn
+        return fn
+
+    return register
+
+
+def _ends_turn_action(enc, st) -> bool:
+    """The step is an untriggered action of the turn's owner, or ends the turn."""
+    return (st.kind in TURN_ACTIONS or st.kind == "end-turn") and st.actor == enc.active
+
+
+def _turn_ended(enc) -> bool:
+    return bool(enc.stack) and enc.stack[0].kind == "turn-end"
+
+
+@timing("the step moves play past the finished frame on top")
+def play_moves_past(enc, st):
+    """T-LEAVE: a finished frame leaves the top of the stack before a step that
+    acts beneath it (resolve, continue, lose, disrupt), answers a trigger other
+    than it, is an untriggered step of its owner, is the turn owner's next
+    action or end of turn, or comes after the turn has ended."""
+    top = enc.stack[-1]
+    if top.outcome is None or top.kind in TURN_KINDS:
+        return False
+    if st.kind in RESPONSES:
+        return st.target is not None and st.target is not top
+    if st.kind in STACK_MOVES:
+        return True
+    if (st.kind in TURN_ACTIONS or st.kind == "end-turn") and st.actor == top.owner:
+        return True
+    return _ends_turn_action(enc, st) or _turn_ended(enc)
+
+
+@timing("the finished frame's window stays open off the stack")
+def window_survives(enc, st):
+    """T-CUT-IN (4e, option reaction_window: interrupts-next): when the
+    triggering combatant goes on with an untriggered step, its finished
+    frame leaves the stack with its reaction window still open."""
+    if enc.options.get("reaction_window", "interrupts-next") != "interrupts-next":
+        return False
+    top = enc.stack[-1]
+    return (top.outcome == DONE and top.kind not in TURN_KINDS and top.after_open
+            and top.owner is not None and top.owner == st.actor and top.kind != EVENT
+            and (st.kind in TURN_ACTIONS or st.kind == "end-turn"))
+
+
+def not_kept(enc, st):
+    """The top frame is not already marked to stay open."""
+    return not enc.stack[-1].kept
+
+
+not_kept.info = GuardInfo("not_kept", None, None, "", None)
+not_kept.routing = True
+not_kept.structural = True
+GUARDS["not_kept"] = not_kept
+
+
+@timing("the turn's owner moves on from the turn-start moment")
+def turn_start_passes(enc, st):
+    """T-TURN-START: the turn-start moment passes when the turn's owner takes
+    its first untriggered action or ends its turn."""
+    return _ends_turn_action(enc, st)
+
+
+@timing("a step that answers nothing starts the next turn")
+def turn_end_passes(enc, st):
+    """T-NEXT-TURN: after the turn has ended, the first step that is not an
+    answer to a trigger starts the next turn."""
+    return st.kind not in RESPONSES
+
+
 # -- routing guards for machine-driven rows (no rule, no reason) ---------
 
 def _routing(fn):
     fn.info = GuardInfo(fn.__name__, None, None, "", None)
     fn.routing = True
+    fn.structural = True     # picks the destination; decides nothing
     return fn
 
 

@@ -10,11 +10,7 @@ from dataclasses import dataclass
 
 from .table import TABLES, player_steps
 
-# How each step kind finds its place on the stack (see Encounter.step).
-TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free", "action", "activity"})
-RESPONSES = frozenset({"free-response", "no-action", "opportunity", "interrupt",
-                       "reaction", "readied"})
-ON_TOP_UNFINISHED = frozenset({"resolve", "lose", "disrupt"})
+from .kinds import RESPONSES, STACK_MOVES, TURN_ACTIONS  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)
@@ -66,13 +62,14 @@ class Ruleset:
 
     def budgets(self, enc, fighter) -> dict:
         if self.name == "dnd4e":
+            from .guards import opportunity_left
             free_used = fighter.free_count if fighter.free_turn == enc.turn_serial else 0
             return {
                 "standard": fighter.standard,
                 "move": fighter.move,
                 "minor": fighter.minor,
                 "immediate": 0 if fighter.immediate_used else 1,
-                "opportunity": 0 if fighter.opportunity_turn == enc.turn_serial else 1,
+                "opportunity": 1 if opportunity_left(enc, fighter) else 0,
                 "free_used": free_used,
                 "readied": fighter.readied,
             }
@@ -90,6 +87,11 @@ DND4E = Ruleset(
         Option("readied_as", "reaction", ("reaction", "interrupt"),
                "when a readied action is taken: after its trigger (immediate reaction) "
                "or before it (immediate interrupt)"),
+        Option("reaction_window", "interrupts-next", ("interrupts-next", "before-next"),
+               "how long a trigger stays open to reactions: until the triggering "
+               "combatant's next action or part takes effect, so the reaction can "
+               "interrupt it (interrupts-next), or only until that combatant begins "
+               "any other step, ending its turn included (before-next)"),
     ),
     (),
 )

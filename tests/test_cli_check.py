@@ -66,12 +66,13 @@ def test_the_entering_reach_example_replays(capsys):
 
 @pytest.mark.rule("4E-EX-HIT")
 def test_the_reaction_when_hit_example_replays(capsys):
-    """The text's strike-back example: right after the hit, not after the orc moves on."""
+    """The text's strike-back example: before the orc's next action takes effect,
+    interrupting it, and not after."""
     path = ROOT / "spec" / "scenarios" / "4e-reaction-when-hit.json"
     assert main(["check", "--json", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["steps"][2]["verdict"] == "allowed"
-    assert report["steps"][5]["reason"] == "trigger-passed"
+    assert report["steps"][3]["verdict"] == "allowed"
+    assert report["steps"][6]["reason"] == "trigger-passed"
 
 
 @pytest.mark.rule("4E-EX-ACTION-KINDS")
@@ -99,7 +100,7 @@ def test_json_output_is_machine_readable(tmp_path, capsys):
     assert main(["check", "--json", _write(tmp_path, doc)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["steps"][0]["reason"] == "not-your-turn"
-    assert report["steps"][0]["rules"] == ["4E-STANDARD"]
+    assert report["steps"][0]["rules"] == ["4E-STANDARD-OWN-TURN"]
 
 
 MALFORMED = {
@@ -109,7 +110,6 @@ MALFORMED = {
     "unknown ruleset": dict(BASE, ruleset="dnd5e"),
     "unknown combatant": dict(BASE, steps=[{"actor": "zed", "do": "standard"}]),
     "unknown step kind": dict(BASE, steps=[{"actor": "orc", "do": "bonus"}]),
-    "resolve with nothing pending": dict(BASE, steps=[{"do": "resolve"}]),
     "bad squares": dict(BASE, steps=[{"actor": "orc", "do": "move", "squares": 0}]),
     "unknown option": dict(BASE, options={"fast": True}),
     "unknown trigger id": dict(BASE, steps=[{"actor": "orc", "do": "standard"},
@@ -127,6 +127,19 @@ def test_malformed_input_gets_one_line_and_exit_2(name, tmp_path, capsys):
     assert len(err.splitlines()) == 1, err
     assert err.startswith(path)
     assert "Traceback" not in err
+
+
+@pytest.mark.rule("4E-STACK")
+def test_a_step_out_of_order_is_a_verdict_and_the_replay_goes_on(tmp_path, capsys):
+    """Resolving with nothing pending is rejected, not bad input: later steps
+    are still judged and their expectations checked."""
+    doc = dict(BASE, steps=[{"do": "resolve", "expect": {"verdict": "rejected",
+                                                          "reason": "nothing-pending"}},
+                            {"actor": "orc", "do": "standard",
+                             "expect": {"verdict": "allowed"}}])
+    assert main(["check", "--json", _write(tmp_path, doc)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["verdict"] for s in report["steps"]] == ["rejected", "allowed"]
 
 
 def test_malformed_step_names_the_step(tmp_path, capsys):

@@ -240,7 +240,7 @@ def test_the_sequence_shows_windows_and_refused_answers():
     text = D.sequence_diagram(replay, trace)
     assert text.count("  participant ") == 3
     assert "Note over c1,c3: window_reaction · axe resolved" in text
-    assert re.search(r"c3-xc1: 6 · reaction .* ✗ trigger-passed", text)
+    assert re.search(r"c3-xc1: 7 · reaction .* ✗ trigger-passed", text)
 
 
 def test_the_sequence_bands_a_disrupted_action():

@@ -221,7 +221,8 @@ def test_a_triggered_action_answering_a_passed_trigger_is_rejected(e4):
     """Once the orc moves on, its earlier action is no longer a trigger."""
     do(e4, "standard", "orc", id="club")
     do(e4, "resolve")
-    do(e4, "minor", "orc")  # the orc does something else: the club's window closes
+    do(e4, "minor", "orc")
+    do(e4, "resolve")  # the orc's next action takes effect: the club's window closes
     for kind in ("free-response", "no-action", "interrupt", "reaction"):
         before = state_of(e4)
         v = do(e4, kind, "ayla", to="club")

@@ -193,7 +193,8 @@ def test_an_immediate_action_needs_its_trigger_to_be_happening(e4):
     """An immediate action cannot answer a trigger that has passed."""
     do(e4, "minor", "orc", id="draw")
     do(e4, "resolve")
-    do(e4, "move", "orc")  # the orc moves on
+    do(e4, "move", "orc")
+    do(e4, "resolve")  # the orc's move takes effect: the draw has passed
     v = do(e4, "interrupt", "ayla", to="draw")
     assert (v.verdict, v.reason) == ("rejected", "trigger-passed")
 
@@ -282,12 +283,28 @@ def test_only_movement_can_be_broken_into(e4):
 
 @rule("4E-REACTION-NEXT")
 def test_a_reaction_comes_before_the_triggering_combatants_next_action(e4):
-    """Once the orc takes its next action, the reaction to its last one is gone."""
+    """Once the orc's next action takes effect, the reaction to its last one is gone."""
     do(e4, "standard", "orc", id="club")
     do(e4, "resolve")
-    do(e4, "move", "orc")
+    do(e4, "move", "orc", id="walk")
+    do(e4, "resolve")
     v = do(e4, "reaction", "ayla", to="club")
     assert (v.verdict, v.reason) == ("rejected", "trigger-passed")
+    assert "walk took effect" in v.says
+
+
+@rule("4E-REACTION-NEXT", "4E-REACTION-WINDOW")
+def test_a_reaction_interrupts_the_next_action_of_the_triggering_combatant(e4):
+    """A reaction declared after the orc began its next action comes before it."""
+    do(e4, "standard", "orc", id="club")
+    do(e4, "resolve")
+    do(e4, "move", "orc", id="walk")
+    v = do(e4, "reaction", "ayla", to="club", id="riposte")
+    assert v.verdict == "allowed"
+    assert [f.id for f in e4.stack] == ["walk", "riposte"]
+    do(e4, "resolve")
+    do(e4, "resolve")
+    assert e4.facts()["resolved"] == ["club", "riposte", "walk"]
 
 
 @rule("4E-REACTION-NEXT")

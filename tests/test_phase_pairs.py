@@ -1,8 +1,8 @@
-"""Every (phase, step kind) pair the table does not list is refused cleanly.
+"""Every (phase, step kind) pair is decided by exactly one row or refusal.
 
-For each ruleset, phase and player step kind: if the table has a row for the
-pair, the step is decided by it; if it has a refusal row, the step is
-rejected; otherwise the machine raises and nothing changes.
+For each ruleset, phase and player step kind: the table lists the pair in
+one refusal or in rows (never both), and through the public API every
+well-formed step gets a verdict; a rejection leaves the encounter as it was.
 """
 
 import pytest
@@ -20,7 +20,9 @@ def _in_phase(ruleset, phase):
     enc = Encounter(ruleset, COMBATANTS)
     act = "standard" if ruleset == "dnd4e" else "action"
     if phase == T.ACTING:
-        enc.trigger("close", step=Step(0, "end-turn"))
+        step = Step(0, "end-turn")
+        step.actor = enc.active
+        enc.trigger("close", step=step)
     elif phase == T.BEFORE:
         enc.step({"actor": "orc", "do": act})
     elif phase == T.AFTER:
@@ -44,8 +46,9 @@ def _pairs():
 
 
 @pytest.mark.parametrize("ruleset,phase,kind,listed", list(_pairs()))
-def test_unlisted_pair_is_refused_without_a_state_change(ruleset, phase, kind, listed):
-    """A step the table does not list for a phase raises and changes nothing."""
+def test_every_pair_is_listed_once_and_an_unlisted_one_raises(ruleset, phase, kind, listed):
+    """Each (phase, step kind) pair is listed by rows or by one refusal, never
+    both; firing an unlisted pair on the machine raises and changes nothing."""
     enc = _in_phase(ruleset, phase)
     before = enc.fingerprint()
     step = Step(99, kind)
@@ -63,6 +66,16 @@ def test_unlisted_pair_is_refused_without_a_state_change(ruleset, phase, kind, l
     assert enc.fingerprint() == before
 
 
+@pytest.mark.parametrize("ruleset", sorted(T.TABLES))
+def test_every_player_step_is_listed_in_every_phase(ruleset):
+    """No well-formed step is left without a row or a refusal in any phase."""
+    rows, refusals = T.TABLES[ruleset]
+    listed = {(s, r.step) for r in (*rows, *refusals) for s in r.sources}
+    missing = [(phase, kind) for phase in T.STATES for kind in T.player_steps(ruleset)
+               if (phase, kind) not in listed]
+    assert missing == []
+
+
 def test_every_player_step_of_each_ruleset_has_a_row():
     """No step kind is only refused: each can be allowed from some phase."""
     for ruleset, (rows, refusals) in T.TABLES.items():
@@ -73,20 +86,23 @@ def test_every_player_step_of_each_ruleset_has_a_row():
 @pytest.mark.parametrize("ruleset", sorted(T.TABLES))
 @pytest.mark.parametrize("phase", T.STATES)
 def test_every_step_kind_in_every_resting_phase_is_decided_or_refused(ruleset, phase):
-    """Through the public API each step kind gets a verdict or a StepError, and
-    a rejection or error leaves the encounter as it was."""
+    """Through the public API each well-formed step kind gets a verdict, never
+    an error, and a rejection leaves the encounter as it was."""
     kinds = T.player_steps(ruleset)
     for kind in kinds:
-        for actor in ("orc", "ayla"):
+        for actor in ("orc", "ayla", None):
             enc = _in_phase(ruleset, phase)
             before = enc.fingerprint()
-            data = {"do": kind, "actor": actor}
+            data = {"do": kind}
+            if actor is not None:
+                data["actor"] = actor
+            elif kind in ("standard", "move", "minor", "ready", "free", "action",
+                          "activity") or kind in enc.ruleset.steps and kind in (
+                              "free-response", "no-action", "opportunity", "interrupt",
+                              "reaction", "readied"):
+                continue
             if kind == "activity":
                 data["cost"] = 2
-            try:
-                verdict = enc.step(data)
-            except StepError:
-                assert enc.fingerprint() == before, (kind, actor)
-                continue
+            verdict = enc.step(data)
             if verdict.verdict == "rejected":
                 assert enc.fingerprint() == before, (kind, actor, verdict.reason)
