@@ -188,6 +188,10 @@ def run_in_process(vectors) -> list[Outcome]:
         except TableGap as exc:
             out.append(Outcome(doc.get("id", path), path, FAIL, f"table gap: {exc}"))
             continue
+        except Exception as exc:  # a mutant table may break the engine itself
+            out.append(Outcome(doc.get("id", path), path, FAIL,
+                               f"the engine raised {type(exc).__name__}: {exc}"))
+            continue
         problems = judge(doc, result, hello["facts"])
         out.append(Outcome(doc["id"], path, FAIL if problems else PASS,
                            problems[0] if problems else "", time.perf_counter() - start,

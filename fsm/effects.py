@@ -155,6 +155,7 @@ def mark_lost(enc, st):
     top = enc.stack[-1]
     top.outcome = LOST
     top.phase = RESOLVED
+    top.window_part = top.done      # the voided part stays answerable (and refused)
     enc.note(st, top, LOST)
 
 
@@ -163,6 +164,7 @@ def mark_disrupted(enc, st):
     top = enc.stack[-1]
     top.outcome = DISRUPTED
     top.phase = RESOLVED
+    top.window_part = top.done      # the disrupted part stays answerable
     enc.note(st, top, DISRUPTED)
 
 
@@ -217,15 +219,6 @@ def owner_moves_on(enc, st):
     if top.kind == EVENT:
         return
     _close_owner_windows(enc, st, top.owner, top, f"when {top.owner}'s {top.id} took effect")
-
-
-def owner_declares(enc, st):
-    """4e, T-OWNER under ``reaction_window: before-next``: a combatant's next
-    step closes the windows of its earlier triggers as soon as it begins."""
-    if enc.options.get("reaction_window") != "before-next":
-        return
-    _close_owner_windows(enc, st, st.actor, st.target,
-                         f"when {st.actor} began its {st.kind} {st.fid}")
 
 
 # -- turns -----------------------------------------------------------------

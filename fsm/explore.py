@@ -245,7 +245,8 @@ def _frame_class(f, pos) -> tuple:
     kind = f.kind if f.kind in _KINDS_READ else "interrupting" if f.kind in INTERRUPTING \
         else "costless" if f.kind in COSTLESS else "action"
     if f.outcome is not None:
-        return (f.owner, kind, f.provokes, f.labels, f.outcome, f.after_open, f.closed)
+        return (f.owner, kind, f.provokes, f.labels, f.outcome,
+                f.window_part == f.done, f.closed)
     parent = pos.get(f.parent, -1) if kind in ("interrupting", "readied") else None
     return (f.owner, kind, f.provokes, f.labels, None, f.parts, f.done, f.phase,
             f.interrupted, f.moving, parent, f.window_part)
@@ -263,8 +264,11 @@ def _reads_uses(ruleset: str) -> bool:
 def _uses_key(enc, pos, exact) -> frozenset:
     if not exact and not _reads_uses(enc.ruleset.name):
         return frozenset()
-    return frozenset((pos[fid], occurrence, actor, frozenset(used))
-                     for (fid, occurrence, actor), used in enc.uses.items() if fid in pos)
+    frames = {f.id: f for f in (*enc.stack, *enc.kept.values())}
+    # only answers on a frame's occurrence in play can still limit anything
+    return frozenset((pos[fid], actor, frozenset(used))
+                     for (fid, occurrence, actor), used in enc.uses.items()
+                     if fid in pos and frames[fid].occurrence == occurrence)
 
 
 def _fighter_key(enc, f, exact, answers) -> tuple:

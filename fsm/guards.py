@@ -171,7 +171,7 @@ def something_pending(enc, st):
        "top unresolved one", seen=_target_seen)
 def actor_on_top(enc, st):
     """A stack move that names its actor names the owner of the top unresolved frame."""
-    return st.actor is None or st.actor == st.target.owner
+    return st.target is not None and (st.actor is None or st.actor == st.target.owner)
 
 
 @guard("between-parts",
@@ -198,7 +198,7 @@ def trigger_still_open(enc, st):
     """A triggered action answers a trigger that is happening now: a part that
     is pending, or a resolved part whose window has not closed (T-WINDOW)."""
     t = st.target
-    if t.closed:
+    if t is None or t.closed:
         return False
     if t.kind in TURN_KINDS or t.pending:
         return True
@@ -507,7 +507,6 @@ def not_kept(enc, st):
 
 not_kept.info = GuardInfo("not_kept", None, None, "", None)
 not_kept.routing = True
-not_kept.structural = True
 GUARDS["not_kept"] = not_kept
 
 

@@ -26,22 +26,45 @@ class Mutant:
     refusals: tuple
 
 
+def _constant(fn, answer: bool):
+    def mutant(enc, st):
+        return answer
+
+    mutant.__name__ = fn.__name__
+    mutant.info = fn.info
+    mutant.routing = getattr(fn, "routing", False)
+    return mutant
+
+
 def _always(fn):
-    def disabled(enc, st):
-        return True
-
-    disabled.__name__ = fn.__name__
-    disabled.info = fn.info
-    return disabled
+    return _constant(fn, True)
 
 
-def _without_guard(rows, name):
+def _without_guard(rows, name, answer=True):
     out = []
     for r in rows:
-        guards = tuple((_always(fn) if fn.__name__ == name else fn, rules)
+        guards = tuple((_constant(fn, answer) if fn.__name__ == name else fn, rules)
                        for fn, rules in r.guards)
         out.append(replace(r, guards=guards))
     return tuple(out)
+
+
+def _without_effect(rows, effect):
+    return tuple(replace(r, effects=tuple(e for e in r.effects if e is not effect))
+                 for r in rows)
+
+
+def _timing_guards(rows) -> list:
+    """Guards of machine rows that decide timing (not the ones that only pick
+    the destination), in table order."""
+    names = {}
+    for r in rows:
+        if r.by != T.MACHINE:
+            continue
+        for fn, _ in r.guards:
+            if getattr(fn, "routing", False) and not getattr(fn, "structural", False):
+                names.setdefault(fn.__name__, fn)
+    return list(names)
 
 
 def _swap_guard(rows, step, old, new_fn):
@@ -88,6 +111,20 @@ def mutants() -> list[Mutant]:
         for name in names:
             out.append(Mutant(f"{ruleset}:no-{name}", ruleset, f"guard {name} switched off",
                               _without_guard(rows, name), _without_guard(refusals, name)))
+        # the timing of the machine rows (spec/TIMING.md): each decision forced
+        # either way
+        for name in _timing_guards(rows):
+            if name == "not_kept":
+                continue
+            for answer, word in ((True, "always"), (False, "never")):
+                out.append(Mutant(f"{ruleset}:{name}-{word}", ruleset,
+                                  f"timing guard {name} answers {word} yes",
+                                  _without_guard(rows, name, answer), refusals))
+        for effect in (fx.owner_moves_on, fx.keep_window):
+            if any(effect in r.effects for r in rows):
+                out.append(Mutant(f"{ruleset}:no-{effect.__name__}", ruleset,
+                                  f"effect {effect.__name__} dropped",
+                                  _without_effect(rows, effect), refusals))
     rows, refusals = T.TABLES["dnd4e"]
     flipped = _swap_guard(_swap_guard(rows, "interrupt", "trigger_pending", g.trigger_resolved),
                           "reaction", "trigger_resolved", g.trigger_pending)

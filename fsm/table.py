@@ -114,7 +114,7 @@ def refuse(step, sources, rules=(), **guards) -> Refusal:
 # spec/TIMING.md states these rows in prose; each clause id (T-...) is named
 # beside the rows that implement it.
 
-def _stack_rows(stack: str, moments: str, *, owner=()) -> list:
+def _stack_rows(stack: str, moments: str, trigger: str, *, owner=()) -> list:
     """The stack moves a player declares, and the machine rows that settle the
     stack before each step. ``owner``: effects run when a frame takes effect
     (4e: T-OWNER)."""
@@ -129,7 +129,7 @@ def _stack_rows(stack: str, moments: str, *, owner=()) -> list:
         *(refuse(kind, [ACTING, TURN_START, TURN_END], something_pending=stack)
           for kind in ("resolve", "continue")),
         # T-EVENT: something that is nobody's action
-        row("event", ANY, BEFORE, fx.push_frame, rules=moments),
+        row("event", ANY, BEFORE, fx.push_frame, rules=trigger),
         # machine-driven, T-LEAVE: a finished frame leaves the stack once play
         # moves past it, back to the phase of the frame below
         row("close", [AFTER], ACTING, fx.pop_frame, by=MACHINE,
@@ -155,57 +155,56 @@ _4E_OPEN = dict(has_trigger="4E-TRIGGER", trigger_still_open="4E-STACK",
 _4E_REACT = dict(has_trigger="4E-TRIGGER",
                  trigger_still_open=("4E-REACTION-NEXT", "4E-REACTION-WINDOW"),
                  nothing_unresolved_above="4E-STACK")
-_4E_DECLARE = (fx.owner_declares, fx.push_frame)
 
 DND4E: tuple = tuple([
     # Actions of the turn (4E-ACTION-TYPES, 4E-STANDARD, 4E-MOVE, 4E-MINOR);
     # one at a time (4E-ONE-AT-A-TIME)
-    row("standard", [ACTING], BEFORE, fx.spend_standard, *_4E_DECLARE,
+    row("standard", [ACTING], BEFORE, fx.spend_standard, fx.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-STANDARD-OWN-TURN", no_action_pending="4E-ONE-AT-A-TIME",
         standard_slot="4E-STANDARD"),
-    row("move", [ACTING], BEFORE, fx.spend_move, *_4E_DECLARE,
+    row("move", [ACTING], BEFORE, fx.spend_move, fx.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-MOVE", no_action_pending="4E-ONE-AT-A-TIME",
         move_slot=("4E-MOVE-ONE", "4E-SUBSTITUTE")),
-    row("minor", [ACTING], BEFORE, fx.spend_minor, *_4E_DECLARE,
+    row("minor", [ACTING], BEFORE, fx.spend_minor, fx.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-MINOR", no_action_pending="4E-ONE-AT-A-TIME",
         minor_slot=("4E-MINOR-ONE", "4E-SUBSTITUTE")),
-    row("ready", [ACTING], BEFORE, fx.spend_standard, *_4E_DECLARE,
+    row("ready", [ACTING], BEFORE, fx.spend_standard, fx.push_frame,
         rules="4E-READY",
         own_turn="4E-READY-COST", no_action_pending="4E-ONE-AT-A-TIME",
         standard_slot="4E-READY-COST"),
-    row("free", ANY, BEFORE, fx.count_free, *_4E_DECLARE,
+    row("free", ANY, BEFORE, fx.count_free, fx.push_frame,
         rules=("4E-ACTION-TYPES", "4E-FREE"),
         no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT"),
     # Triggered actions (4E-TRIGGER): free or no action at all (4E-TRIGGERED-FREE)
-    row("free-response", ANY, BEFORE, fx.count_free, fx.note_use, *_4E_DECLARE,
+    row("free-response", ANY, BEFORE, fx.count_free, fx.note_use, fx.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-FREE"),
         **_4E_OPEN, free_within_limit="4E-FREE-LIMIT"),
-    row("no-action", ANY, BEFORE, *_4E_DECLARE,
+    row("no-action", ANY, BEFORE, fx.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-NO-ACTION"), **_4E_OPEN),
     # Opportunity actions (4E-OPP-*)
-    row("opportunity", ANY, BEFORE, fx.spend_opportunity, *_4E_DECLARE,
+    row("opportunity", ANY, BEFORE, fx.spend_opportunity, fx.push_frame,
         rules="4E-OPP-ANYONE",
         **_4E_OPEN,
         opportunity_not_own_turn="4E-OPP-OWN-TURN", trigger_pending="4E-OPP-INTERRUPTS",
         triggered_by_enemy="4E-OPP-TRIGGER", provoked="4E-OPP-TRIGGER",
         opportunity_unused="4E-OPP-ONCE"),
     # Immediate actions (4E-IMM-*): interrupts before, reactions after the trigger
-    row("interrupt", ANY, BEFORE, fx.spend_immediate, *_4E_DECLARE,
+    row("interrupt", ANY, BEFORE, fx.spend_immediate, fx.push_frame,
         rules="4E-IMM-KINDS",
         has_trigger="4E-IMM-TRIGGER", trigger_still_open="4E-STACK",
         nothing_unresolved_above="4E-STACK",
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_pending="4E-INTERRUPT",
         immediate_unused="4E-IMM-ONCE"),
-    row("reaction", ANY, BEFORE, fx.spend_immediate, *_4E_DECLARE,
+    row("reaction", ANY, BEFORE, fx.spend_immediate, fx.push_frame,
         rules="4E-IMM-KINDS",
         **_4E_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_resolved="4E-REACTION",
         moved_one_square="4E-REACTION-MOVE", trigger_took_effect="4E-INTERRUPT-LOST",
         immediate_unused="4E-IMM-ONCE"),
-    row("readied", ANY, BEFORE, fx.use_readied, *_4E_DECLARE,
+    row("readied", ANY, BEFORE, fx.use_readied, fx.push_frame,
         rules=("4E-READY", "4E-READY-INITIATIVE"),
         **_4E_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
@@ -214,7 +213,7 @@ DND4E: tuple = tuple([
     # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-INTERRUPTS)
     row("lose", [BEFORE], AFTER, fx.mark_lost, fx.owner_moves_on, rules="4E-STACK",
         actor_on_top="4E-STACK",
-        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-INTERRUPTS")),
+        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
     refuse("lose", [ACTING, TURN_START, TURN_END], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn
@@ -225,7 +224,7 @@ DND4E: tuple = tuple([
     row("keep-open", [AFTER], AFTER, fx.keep_window, by=MACHINE,
         rules="4E-REACTION-NEXT", not_kept=(),
         window_survives=("4E-REACTION-NEXT", "4E-REACTION-WINDOW")),
-    *_stack_rows("4E-STACK", "4E-TURN-MOMENTS", owner=(fx.owner_moves_on,)),
+    *_stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER", owner=(fx.owner_moves_on,)),
     row("next-turn", [TURN_END], TURN_START, fx.open_next_turn, fx.refresh_4e_actions,
         by=MACHINE, rules=("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE"),
         turn_end_passes="4E-TURN-MOMENTS"),
@@ -286,7 +285,7 @@ PF2E: tuple = tuple([
     # The turn: actions and the reaction come back at the start of your turn
     row("end-turn", [ACTING], TURN_END, fx.close_turn,
         rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
-    *_stack_rows("PF2-STACK", "PF2-TURN-MOMENTS"),
+    *_stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER"),
     row("next-turn", [TURN_END], TURN_START, fx.open_next_turn, fx.refresh_pf2_budgets,
         by=MACHINE, rules=("PF2-THREE-ACTIONS", "PF2-REACTION-ONE", "PF2-TURN-TRIGGERS"),
         turn_end_passes="PF2-TURN-MOMENTS"),

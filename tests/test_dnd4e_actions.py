@@ -34,14 +34,14 @@ def test_second_standard_action_in_a_turn_is_rejected(e4):
     assert "4E-STANDARD" in v.rules
 
 
-@rule("4E-STANDARD")
+@rule("4E-STANDARD-OWN-TURN")
 def test_standard_action_on_another_combatants_turn_is_rejected(e4):
     """A standard action belongs to your own turn."""
     v = do(e4, "standard", "ayla")
     assert (v.verdict, v.reason) == ("rejected", "not-your-turn")
 
 
-@rule("4E-STANDARD")
+@rule("4E-STANDARD-OWN-TURN")
 def test_standard_action_comes_back_on_your_next_turn(e4):
     """The standard action is per turn: spent now, available next turn."""
     do(e4, "standard", "orc")
@@ -160,7 +160,7 @@ def test_no_free_action_limit_by_default(e4):
         do(e4, "resolve")
 
 
-@rule("4E-SEQUENCE")
+@rule("4E-ONE-AT-A-TIME")
 def test_a_new_action_waits_until_the_pending_one_is_done(e4):
     """Actions of a turn come one after another."""
     do(e4, "standard", "orc")
@@ -170,7 +170,7 @@ def test_a_new_action_waits_until_the_pending_one_is_done(e4):
     assert state_of(e4) == before
 
 
-@rule("4E-SEQUENCE")
+@rule("4E-ONE-AT-A-TIME")
 def test_the_turn_cannot_end_with_an_action_pending(e4):
     """Ending the turn waits for the pending action."""
     do(e4, "move", "orc", squares=2)
@@ -179,7 +179,7 @@ def test_the_turn_cannot_end_with_an_action_pending(e4):
     assert (v.verdict, v.reason) == ("rejected", "action-in-progress")
 
 
-@rule("4E-SEQUENCE")
+@rule("4E-SEQUENCE", "4E-ONE-AT-A-TIME")
 def test_ending_someone_elses_turn_is_rejected(e4):
     """Only the turn's owner ends it."""
     v = do(e4, "end-turn", "bob")

@@ -319,7 +319,7 @@ def test_a_reaction_may_still_come_while_the_triggering_combatant_waits(e4):
 
 # -- readied actions -------------------------------------------------------------
 
-@rule("4E-READY")
+@rule("4E-READY", "4E-READY-COST")
 def test_readying_costs_the_standard_action():
     """Readying is a standard action."""
     enc = party4e()
@@ -331,7 +331,7 @@ def test_readying_costs_the_standard_action():
     assert v.reason == "standard-action-used"
 
 
-@rule("4E-READY")
+@rule("4E-READY-COST")
 def test_readying_after_the_standard_action_is_rejected(e4):
     """No standard action left, nothing to ready with."""
     do(e4, "standard", "orc")
