@@ -155,6 +155,7 @@ def cmd_spec_check(args) -> int:
     map_path = spec.root / "spec" / "MAP.md"
     map_text = map_path.read_text(encoding="utf-8") if map_path.exists() else ""
     problems = spec_mod.check(spec, texts, map_text)
+    problems += _timing_problems(spec)
     cov = spec_mod.coverage(spec)
     total = sum(c["sentences"] for c in cov.values())
     covered = sum(c["covered"] for c in cov.values())
@@ -181,6 +182,19 @@ def cmd_spec_check(args) -> int:
     return 1 if problems else 0
 
 
+def _timing_problems(spec) -> list:
+    """TIMING.md's citations and table names, and PRECEDENCE.md's freshness."""
+    from . import timing
+    sdir = spec.root / "spec"
+    path = sdir / "TIMING.md"
+    if not path.exists():
+        return [f"{path}: missing (the written timing of the machine)"]
+    known = set(spec.sentence_by_id) | {e["id"] for _, e in spec.entries()}
+    precedence = sdir / "PRECEDENCE.md"
+    fresh = precedence.read_text(encoding="utf-8") if precedence.exists() else ""
+    return timing.check(path.read_text(encoding="utf-8"), known, fresh)
+
+
 def cmd_spec_show(args) -> int:
     from . import spec as spec_mod
     spec = _load_spec(spec_mod, args.root)
@@ -205,6 +219,7 @@ def cmd_spec_map(args) -> int:
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
+    from . import timing
     text = spec_mod.render_map(spec)
     path = spec.root / "spec" / "MAP.md"
     if args.stdout:
@@ -212,6 +227,9 @@ def cmd_spec_map(args) -> int:
         return 0
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path}")
+    precedence = spec.root / "spec" / "PRECEDENCE.md"
+    precedence.write_text(timing.render_precedence(), encoding="utf-8")
+    print(f"wrote {precedence}")
     return 0
 
 
@@ -587,8 +605,9 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="exit 0 only when every sentence, rule and link holds",
         description="Check the whole map: every sentence covered, every rule implemented "
                     "by the table, tested (rule marker) and covered by a vector, every "
-                    "reference resolving, MAP.md fresh; with --sources, every fingerprint "
-                    "and the tiling of each text.",
+                    "reference resolving, MAP.md and PRECEDENCE.md fresh, every clause "
+                    "of TIMING.md citing what exists and naming what the table has; with "
+                    "--sources, every fingerprint and the tiling of each text.",
         epilog="exit status: 0 the map holds, 1 problems were found, 2 bad usage.\n"
                "example: fsm spec check --sources ../shared/seeds",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -610,8 +629,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="folder holding the texts (default: $FSM_SOURCES)")
     ss.add_argument("--root", default=None, help=argparse.SUPPRESS)
     ss.set_defaults(func=cmd_spec_show)
-    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md",
-                             description="Regenerate the readable map spec/MAP.md.")
+    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md and spec/PRECEDENCE.md",
+                             description="Regenerate the readable map spec/MAP.md and the "
+                                         "precedence of checks spec/PRECEDENCE.md, both "
+                                         "generated from the spec files and the table.")
     sm.add_argument("--stdout", action="store_true", help="print instead of writing the file")
     sm.add_argument("--root", default=None, help=argparse.SUPPRESS)
     sm.set_defaults(func=cmd_spec_map)

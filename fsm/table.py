@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from . import effects as fx
 from .guards import GUARDS
 from . import guards as g
+from .kinds import RESPONSES as ANSWERS
 
 TURN_START = "turn_start"
 ACTING = "turn_acting"
@@ -148,6 +149,16 @@ def _stack_rows(stack: str, moments: str, trigger: str, *, owner=()) -> list:
     ]
 
 
+def _nothing_to_answer(rows) -> list:
+    """T-ANSWER: in turn_acting the stack is empty and nothing is kept open, so
+    an answer is refused there by the first checks of its own row."""
+    out = []
+    for r in rows:
+        if isinstance(r, Row) and r.step in ANSWERS and r.by == PLAYER:
+            out.append(Refusal(r.step, (ACTING,), r.guards[:2]))
+    return out
+
+
 # -- D&D 4th edition -----------------------------------------------------------
 
 _4E_OPEN = dict(has_trigger="4E-TRIGGER", trigger_still_open="4E-STACK",
@@ -179,32 +190,32 @@ DND4E: tuple = tuple([
         rules=("4E-ACTION-TYPES", "4E-FREE"),
         no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT"),
     # Triggered actions (4E-TRIGGER): free or no action at all (4E-TRIGGERED-FREE)
-    row("free-response", ANY, BEFORE, fx.count_free, fx.note_use, fx.push_frame,
+    row("free-response", TRIGGERED, BEFORE, fx.count_free, fx.note_use, fx.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-FREE"),
         **_4E_OPEN, free_within_limit="4E-FREE-LIMIT"),
-    row("no-action", ANY, BEFORE, fx.push_frame,
+    row("no-action", TRIGGERED, BEFORE, fx.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-NO-ACTION"), **_4E_OPEN),
     # Opportunity actions (4E-OPP-*)
-    row("opportunity", ANY, BEFORE, fx.spend_opportunity, fx.push_frame,
+    row("opportunity", TRIGGERED, BEFORE, fx.spend_opportunity, fx.push_frame,
         rules="4E-OPP-ANYONE",
         **_4E_OPEN,
         opportunity_not_own_turn="4E-OPP-OWN-TURN", trigger_pending="4E-OPP-INTERRUPTS",
         triggered_by_enemy="4E-OPP-TRIGGER", provoked="4E-OPP-TRIGGER",
         opportunity_unused="4E-OPP-ONCE"),
     # Immediate actions (4E-IMM-*): interrupts before, reactions after the trigger
-    row("interrupt", ANY, BEFORE, fx.spend_immediate, fx.push_frame,
+    row("interrupt", TRIGGERED, BEFORE, fx.spend_immediate, fx.push_frame,
         rules="4E-IMM-KINDS",
         has_trigger="4E-IMM-TRIGGER", trigger_still_open="4E-STACK",
         nothing_unresolved_above="4E-STACK",
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_pending="4E-INTERRUPT",
         immediate_unused="4E-IMM-ONCE"),
-    row("reaction", ANY, BEFORE, fx.spend_immediate, fx.push_frame,
+    row("reaction", TRIGGERED, BEFORE, fx.spend_immediate, fx.push_frame,
         rules="4E-IMM-KINDS",
         **_4E_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_resolved="4E-REACTION",
         moved_one_square="4E-REACTION-MOVE", trigger_took_effect="4E-INTERRUPT-LOST",
         immediate_unused="4E-IMM-ONCE"),
-    row("readied", ANY, BEFORE, fx.use_readied, fx.push_frame,
+    row("readied", TRIGGERED, BEFORE, fx.use_readied, fx.push_frame,
         rules=("4E-READY", "4E-READY-INITIATIVE"),
         **_4E_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
@@ -232,6 +243,7 @@ DND4E: tuple = tuple([
 
 DND4E_REFUSALS: tuple = tuple(
     r for r in DND4E if isinstance(r, Refusal)) + (
+    *_nothing_to_answer(DND4E),
     *(refuse(kind, NOT_ACTING,
              own_turn=rule, no_action_pending="4E-ONE-AT-A-TIME")
       for kind, rule in (("standard", "4E-STANDARD-OWN-TURN"), ("move", "4E-MOVE"),
@@ -261,7 +273,7 @@ PF2E: tuple = tuple([
         rules=("PF2-FREE-UNLIMITED", "PF2-UNTRIGGERED-FREE"),
         own_turn="PF2-UNTRIGGERED-FREE", no_action_pending="PF2-SEQUENCE"),
     # Reactions: one per round, refreshed at the start of your turn; one per trigger
-    row("reaction", ANY, BEFORE, fx.spend_reaction, fx.note_use, fx.push_frame,
+    row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, fx.note_use, fx.push_frame,
         rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
                "PF2-FREE-AND-REACTION"),
         **_PF2_RESPONSE,
@@ -270,7 +282,7 @@ PF2E: tuple = tuple([
         one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
         similar_trigger="PF2-SIMILAR-TRIGGERS"),
     # Free actions with a trigger: any number, one per trigger
-    row("free-response", ANY, BEFORE, fx.note_use, fx.push_frame,
+    row("free-response", TRIGGERED, BEFORE, fx.note_use, fx.push_frame,
         rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-FREE-UNLIMITED",
                "PF2-FREE-AND-REACTION", "PF2-TURN-TRIGGERS"),
         **_PF2_RESPONSE,
@@ -293,6 +305,7 @@ PF2E: tuple = tuple([
 
 PF2E_REFUSALS: tuple = tuple(
     r for r in PF2E if isinstance(r, Refusal)) + (
+    *_nothing_to_answer(PF2E),
     *(refuse(kind, NOT_ACTING,
              own_turn=rule, no_action_pending="PF2-SEQUENCE")
       for kind, rule in (("action", "PF2-OWN-TURN"), ("activity", "PF2-OWN-TURN"),

@@ -114,10 +114,11 @@ def test_the_windows_view_names_every_guard_with_its_rule_ids(ruleset):
 
 
 def test_guard_counts_follow_the_table():
-    """The overview says how many guards each player step has."""
+    """The overview says how many guards each player step has (none: no count)."""
     dot = D.machine_source("dnd4e", "overview", "graphviz")
-    assert "<B>opportunity</B> <FONT" in dot and "6 guards" in dot
-    assert "<B>resolve</B><BR/>" in dot or "<B>resolve</B>>" in dot
+    assert "<B>opportunity</B> <FONT" in dot and "8 guards" in dot
+    assert "<B>resolve</B> <FONT" in dot and "1 guard<" in dot
+    assert "<B>event</B>>" in dot or "<B>event</B><BR/>" in dot
 
 
 @pytest.mark.parametrize("view", D.VIEWS)

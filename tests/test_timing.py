@@ -344,3 +344,53 @@ def test_a_reaction_never_answers_a_trigger_whose_owner_has_moved_on(plan):
             assert all(f.outcome is not None for f in above), data
         else:
             assert frame.id in enc.kept, data
+
+
+# -- the written timing is checked against the table ----------------------------------
+
+def _timing_inputs():
+    from pathlib import Path
+    from fsm import spec as S
+    root = Path(__file__).resolve().parent.parent
+    spec = S.load(root, with_tests=False)
+    known = set(spec.sentence_by_id) | {e["id"] for _, e in spec.entries()}
+    text = (root / "spec" / "TIMING.md").read_text(encoding="utf-8")
+    precedence = (root / "spec" / "PRECEDENCE.md").read_text(encoding="utf-8")
+    return text, known, precedence
+
+
+def test_the_timing_document_holds_against_the_table():
+    """Every clause cites what exists and names what the table has; every
+    timing guard and machine row is named; PRECEDENCE.md is fresh."""
+    from fsm import timing
+    text, known, precedence = _timing_inputs()
+    assert timing.check(text, known, precedence) == []
+    assert {"T-LEAVE", "T-CUT-IN", "T-OWNER", "T-NEXT-TURN"} <= \
+        {c["id"] for c in timing.clauses(text)}
+
+
+@pytest.mark.parametrize("change,expected", [
+    (("Rests on: cs-4e.033, fr-4e.058, cs-4e.034", "Rests on: cs-4e.999, fr-4e.058, cs-4e.034"),
+     "rests on unknown id cs-4e.999"),
+    (("Table: keep-open, window_survives, not_kept, keep_window", "Table: keep-open, not_kept"),
+     "window_survives decides timing in the table but no clause names it"),
+    (("Table: event\n", "Table: event, teleport\n"), "names 'teleport'"),
+    (("(T-WINDOW)", "(T-NOWHERE)"), "mentions T-NOWHERE"),
+])
+def test_the_timing_check_fails_on_a_bad_citation(change, expected):
+    """A clause citing an unknown id, a timing guard no clause names, or an
+    unknown table name each make the check fail."""
+    from fsm import timing
+    text, known, precedence = _timing_inputs()
+    old, new = change
+    assert old in text
+    broken = text.replace(old, new, 1)
+    problems = timing.check(broken, known, precedence)
+    assert any(expected in p for p in problems), problems
+
+
+def test_a_stale_precedence_file_fails_the_check():
+    """PRECEDENCE.md must be what the table generates."""
+    from fsm import timing
+    text, known, precedence = _timing_inputs()
+    assert timing.check(text, known, precedence.replace("own_turn", "own-turn", 1))

@@ -179,7 +179,6 @@ MALFORMED = {
                           "did you mean 'orc'"),
     "unknown step field": (_with(steps=[{"actor": "orc", "do": "move", "sqares": 2}]),
                            "did you mean 'squares'"),
-    "nothing to resolve": (_with(steps=[{"do": "resolve"}]), "nothing is pending"),
     "zero squares": (_with(steps=[{"actor": "orc", "do": "move", "squares": 0}]),
                      "squares must be an integer"),
     "cost on a 4e action": (_with(steps=[{"actor": "orc", "do": "standard", "cost": 2}]),
