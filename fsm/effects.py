@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .frames import (DONE, DISRUPTED, EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS,
                      TURN_START, Frame)
+from .kinds import RESPONSES, STACK_MOVES
 
 # Response kinds whose resolution gets ahead of their trigger (they can make it lost).
 INTERRUPTING = frozenset({"interrupt", "opportunity"})
@@ -175,17 +176,26 @@ def pop_frame(enc, st):
     if top.kept:
         enc.kept[top.id] = top
     else:
-        close_window(enc, top, st, f"when play moved past it ({_step_words(st)})")
+        close_window(enc, top, st, _moved_past(enc, st))
     enc.remember_past(top)
+
+
+def _moved_past(enc, st) -> str:
+    """How play moved past a frame that leaves the stack, in words."""
+    below = next((f for f in reversed(enc.stack)
+                  if f.outcome is None and f.kind not in TURN_KINDS), None)
+    if st.kind in STACK_MOVES and below is not None:
+        return f"when {below.id} ({below.owner}'s {below.kind}) went on"
+    if st.kind in RESPONSES:
+        return f"when {st.actor} answered {st.to or 'an earlier trigger'}"
+    if st.actor:
+        return f"when {st.actor} went on with a {st.kind}"
+    return f"when play went on (a {st.kind} step)"
 
 
 def keep_window(enc, st):
     """Mark the top frame to keep its window open once it leaves the stack."""
     enc.stack[-1].kept = True
-
-
-def _step_words(st) -> str:
-    return f"{st.actor}'s {st.kind}" if st.actor else f"the {st.kind} step"
 
 
 def close_window(enc, frame, st, words) -> None:
