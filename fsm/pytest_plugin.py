@@ -9,8 +9,10 @@ The adapter is ``MODULE:NAME``. NAME is either a callable taking a vector
 protocol's result object, or an object with such a ``run`` method. An
 optional ``hello`` attribute (a dict, or a callable returning one) declares
 the rulesets, options and facts supported, as in the protocol's handshake;
-without it, everything is assumed supported. Each vector becomes one test
-item, ``fsm-conformance::<vector id>``; unsupported vectors are skipped.
+without it, every ruleset and option is assumed supported and every fact
+but ``state`` and ``stack`` (the reference machine's own phase and frame
+list) is checked. Each vector becomes one test item,
+``fsm-conformance::<vector id>``; unsupported vectors are skipped.
 """
 
 from __future__ import annotations
@@ -89,12 +91,12 @@ def pytest_collection_modifyitems(session, config, items):
     spec = config.getoption("fsm_adapter")
     if not spec:
         return
-    from .conformance import collect, reference_hello
+    from .conformance import ENGINE_FACTS, collect, reference_hello
     from .scenario import InputError
 
     run, hello = _load_adapter(spec)
     if hello is None:
-        hello = reference_hello()
+        hello = dict(reference_hello(), facts=list(ENGINE_FACTS))
     try:
         vectors = collect(config.getoption("fsm_vectors"))
     except InputError as exc:

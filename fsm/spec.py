@@ -487,6 +487,8 @@ def render_map(spec: Spec) -> str:
             lines += ["None.", ""]
         for e in groups.get(group, []):
             lines += [f"### {e['id']}", ""]
+            if e.get("status") == "retired":
+                lines.append("- status: retired (kept so that its id stays stable)")
             lines.append(f"- sentences: {', '.join(e.get('sentences') or ()) or '—'}")
             lines.append(f"- rules: {', '.join(e.get('rules') or ()) or '—'}")
             for src, reading in (e.get("readings") or {}).items():

@@ -150,6 +150,24 @@ def test_the_pytest_plugin_runs_the_suite_against_an_adapter(tmp_path):
     assert "4 failed, 1 passed" in bad.stdout, bad.stdout + bad.stderr
 
 
+def test_the_readme_plugin_route_passes_an_engine_that_reports_no_state(tmp_path):
+    """An engine without `state` or `stack` facts and without a hello passes
+    every vector through the plugin: those facts are not held against it."""
+    (tmp_path / "adapter.py").write_text(
+        "from fsm.conformance import reference_result\n"
+        "def run(vector):\n    r = reference_result(vector)\n"
+        "    for s in r['steps']:\n"
+        "        for k in ('state', 'stack'):\n"
+        "            s.get('facts', {}).pop(k, None)\n"
+        "    return r\n")
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+           "--fsm-adapter", "adapter:run"]
+    done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    n = len(C.collect(None))
+    assert f"{n} passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
 def test_every_mutant_is_killed():
     """Switching off any guard, or flipping a timing choice, fails some vector."""
     results = score(C.collect(None))
