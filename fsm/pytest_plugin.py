@@ -7,7 +7,8 @@ Registered as a ``pytest11`` entry point, it does nothing unless asked::
 The adapter is ``MODULE:NAME``. NAME is either a callable taking a vector
 (expectations removed, as spec/PROTOCOL.md sends it) and returning the
 protocol's result object, or an object with such a ``run`` method. An
-optional ``hello`` attribute (a dict, or a callable returning one) declares
+optional ``hello`` (an attribute of that object or of its module: a dict,
+or a callable returning one) declares
 the rulesets, options and facts supported, as in the protocol's handshake;
 without it, every ruleset and option is assumed supported and every fact
 but ``state`` and ``stack`` (the reference machine's own phase and frame
@@ -35,13 +36,16 @@ def _load_adapter(spec: str):
     if not module_name or not attr:
         raise pytest.UsageError(f"--fsm-adapter wants MODULE:NAME, not {spec!r}")
     try:
-        obj = getattr(importlib.import_module(module_name), attr)
+        module = importlib.import_module(module_name)
+        obj = getattr(module, attr)
     except (ImportError, AttributeError) as exc:
         raise pytest.UsageError(f"--fsm-adapter {spec}: {exc}") from None
     run = getattr(obj, "run", obj)
     if not callable(run):
         raise pytest.UsageError(f"--fsm-adapter {spec}: neither callable nor with a run()")
     hello = getattr(obj, "hello", None)
+    if hello is None:
+        hello = getattr(module, "hello", None)
     if callable(hello):
         hello = hello()
     return run, hello

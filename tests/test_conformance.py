@@ -168,6 +168,22 @@ def test_the_readme_plugin_route_passes_an_engine_that_reports_no_state(tmp_path
     assert f"{n} passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
 
 
+def test_a_module_level_hello_is_read_as_the_readme_shows(tmp_path):
+    """`hello` beside `run` in the adapter module limits what is run."""
+    (tmp_path / "adapter.py").write_text(
+        "from fsm.conformance import reference_result\n"
+        "hello = {'rulesets': {'pf2e': {'options': {}}}, 'facts': ['budgets']}\n"
+        "def run(vector):\n    return reference_result(vector)\n")
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+           "--fsm-adapter", "adapter:run"]
+    done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    vectors = C.collect(None)
+    plain_pf2 = sum(1 for _, d in vectors if d["ruleset"] == "pf2e" and not d.get("options"))
+    assert f"{plain_pf2} passed" in done.stdout, done.stdout[-2000:]
+    assert f"{len(vectors) - plain_pf2} skipped" in done.stdout
+
+
 def test_every_mutant_is_killed():
     """Switching off any guard, or flipping a timing choice, fails some vector."""
     results = score(C.collect(None))
