@@ -251,24 +251,24 @@ examples:
 
 
 def cmd_conformance(args) -> int:
+    from . import compat
     from . import conformance as C
     vectors = C.collect(args.paths)
     if args.program:
         outcomes = C.run_program(vectors, args.program, args.timeout)
     else:
         outcomes = C.run_in_process(vectors)
+    engine = args.program or "the fsm reference machine"
     if args.junit:
-        try:
-            with open(args.junit, "w", encoding="utf-8") as fh:
-                fh.write(C.junit(outcomes))
-        except OSError as exc:
-            raise InputError(args.junit, f"cannot write: {exc.strerror}") from None
+        _write_report(args.junit, C.junit(outcomes))
+    if args.report:
+        page = compat.html_page if args.report.endswith((".html", ".htm")) else compat.markdown
+        _write_report(args.report, page(outcomes, vectors, engine))
     if args.json:
-        json.dump({"outcomes": [{"id": o.id, "file": o.path, "status": o.status,
-                                 "message": o.message, "details": o.details}
-                                for o in outcomes],
-                   "summary": C.summary(outcomes)}, sys.stdout, indent=2)
+        json.dump(compat.as_json(outcomes, vectors, engine), sys.stdout, indent=2)
         sys.stdout.write("\n")
+        sys.stdout.flush()
+        print(C.summary(outcomes), file=sys.stderr)
     else:
         for o in outcomes:
             if o.status == C.FAIL:
@@ -277,8 +277,18 @@ def cmd_conformance(args) -> int:
                 print(f"SKIP {o.id}: {o.message}")
             elif args.verbose:
                 print(f"ok   {o.id}")
+        if args.verbose or args.report:
+            print(compat.headline(outcomes, vectors))
         print(C.summary(outcomes))
     return 1 if any(o.status == C.FAIL for o in outcomes) else 0
+
+
+def _write_report(path, text) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise InputError(path, f"cannot write: {exc.strerror}") from None
 
 
 def cmd_mutate(args) -> int:
@@ -563,13 +573,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run conformance vectors and report each as passed, failed or skipped.",
         epilog=EPILOG_CONFORMANCE, formatter_class=argparse.RawDescriptionHelpFormatter)
     conf.add_argument("paths", nargs="*", metavar="PATH",
-                      help="vector files or folders (default: spec/vectors)")
+                      help="vector files or folders, searched to any depth (default: "
+                           "spec/vectors, generated ones included, and spec/scenarios)")
     conf.add_argument("--program", metavar="CMD",
                       help="an engine to test, started once (e.g. \"fsm serve\")")
     conf.add_argument("--timeout", type=float, default=10.0, metavar="S",
                       help="seconds an engine may take per vector (default 10)")
-    conf.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    conf.add_argument("--json", action="store_true",
+                      help="print the outcomes, and each rule's status, as JSON on stdout "
+                           "(the summary line then goes to stderr)")
     conf.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    conf.add_argument("--report", metavar="FILE",
+                      help="also write a compatibility report by rule id: HTML for "
+                           "*.html, Markdown otherwise")
     conf.add_argument("-v", "--verbose", action="store_true", help="list passed vectors too")
     conf.set_defaults(func=cmd_conformance)
 

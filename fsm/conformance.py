@@ -50,14 +50,20 @@ def default_vectors() -> Path:
     return default_root() / "spec" / "vectors"
 
 
+def default_paths() -> list[Path]:
+    """The default run: the vectors (generated ones included) and the scenarios."""
+    return [default_vectors(), default_vectors().parent / "scenarios"]
+
+
 def collect(paths) -> list[tuple[str, dict]]:
-    """Every vector under ``paths`` (files or folders), in a stable order."""
+    """Every vector under ``paths`` (files, or folders searched to any depth),
+    in a stable order."""
     files = []
-    for p in paths or [default_vectors()]:
+    for p in paths or default_paths():
         p = Path(p)
         if p.is_dir():
-            files.extend(sorted(x for x in p.iterdir()
-                                if x.suffix in (".json", ".yaml", ".yml")))
+            files.extend(sorted(x for x in p.rglob("*")
+                                if x.suffix in (".json", ".yaml", ".yml") and x.is_file()))
         elif p.exists():
             files.append(p)
         else:

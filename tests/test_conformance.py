@@ -25,19 +25,49 @@ def _last_line(text):
     return text.strip().splitlines()[-1]
 
 
+SCENARIOS = ROOT / "spec" / "scenarios"
+
+
+def _default_count():
+    return len(list(VECTORS.rglob("*.json"))) + \
+        len([p for p in SCENARIOS.iterdir() if p.suffix in (".json", ".yaml")])
+
+
 def test_every_vector_passes_in_process(capsys):
-    """`fsm conformance` runs the whole suite against the reference machine."""
+    """`fsm conformance` runs the whole suite, vectors and scenarios, against
+    the reference machine."""
     assert main(["conformance"]) == 0
     last = _last_line(capsys.readouterr().out)
-    n = len(list(VECTORS.glob("*.json")))
-    assert last == f"{n} passed, 0 failed, 0 skipped"
+    assert last == f"{_default_count()} passed, 0 failed, 0 skipped"
 
 
 def test_every_vector_passes_through_the_protocol(capsys):
     """The whole suite through `fsm serve` in a subprocess gives the same result."""
     assert main(["conformance", "--program", f"{sys.executable} -m fsm serve"]) == 0
-    n = len(list(VECTORS.glob("*.json")))
-    assert _last_line(capsys.readouterr().out) == f"{n} passed, 0 failed, 0 skipped"
+    assert _last_line(capsys.readouterr().out) == \
+        f"{_default_count()} passed, 0 failed, 0 skipped"
+
+
+def test_the_report_gives_each_rules_status(tmp_path, capsys):
+    """A wrong answer on one vector marks its rules as failing in the JSON and
+    the Markdown and HTML reports; the others conform."""
+    target = "4e-interrupt-too-late"
+    report = tmp_path / "report.html"
+    code = main(["conformance", *FEW, "--program", f"{FAKE} wrong-verdict {target}",
+                 "--json", "--report", str(report)])
+    assert code == 1
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["rules"]["4E-INTERRUPT"]["status"] == "fails"
+    assert doc["rules"]["4E-INTERRUPT"]["failed"] == [target]
+    assert doc["rules"]["PF2-THREE-ACTIONS"]["status"] == "conforms"
+    assert doc["headline"].startswith("conforms to the fsm suite, format 1: rules ")
+    assert _last_line(err) == "3 passed, 1 failed, 0 skipped"
+    page = report.read_text(encoding="utf-8")
+    assert "<title>Conformance of" in page and target in page
+    md = tmp_path / "report.md"
+    main(["conformance", *FEW, "--report", str(md)])
+    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 |" in md.read_text(encoding="utf-8")
 
 
 def test_a_wrong_verdict_fails_the_vector_only(capsys):
