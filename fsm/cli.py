@@ -250,9 +250,33 @@ examples:
 """
 
 
+def cmd_generate(args) -> int:
+    from . import covering
+    from .spec import default_root
+    vectors, coverage = covering.generate(jobs=args.jobs)
+    files = covering.render(vectors, coverage)
+    root = args.root or default_root()
+    if args.check:
+        bad = covering.stale(root, files)
+        for name in bad:
+            print(f"  stale: {name}")
+        print("generated vectors: " + ("fresh" if not bad else
+                                       f"{len(bad)} file(s) stale: run fsm conformance "
+                                       f"--generate"))
+        return 1 if bad else 0
+    covering.write(root, files)
+    for line in covering.summary_lines(coverage):
+        print(line)
+    print(f"wrote {len(vectors)} vectors under {covering.folders(root)[0]}")
+    return 0
+
+
 def cmd_conformance(args) -> int:
     from . import compat
     from . import conformance as C
+    if args.generate or args.check_generated:
+        args.check = args.check_generated
+        return cmd_generate(args)
     vectors = C.collect(args.paths)
     if args.program:
         outcomes = C.run_program(vectors, args.program, args.timeout)
@@ -293,12 +317,18 @@ def _write_report(path, text) -> None:
 
 def cmd_mutate(args) -> int:
     from . import conformance as C
-    from .mutation import score
-    results = score(C.collect(args.paths))
+    from .mutation import FAMILIES, score
+    families = FAMILIES if args.family == "all" else (args.family,)
+    vectors = C.collect(args.paths)
+    scores = {name: score(vectors, families=(name,)) for name in families}
+    results = [pair for name in families for pair in scores[name]]
     killed = sum(1 for _, killers in results if killers)
     if args.json:
-        json.dump({"mutants": [{"id": m.id, "ruleset": m.ruleset, "description": m.description,
-                                "killed_by": killers} for m, killers in results],
+        json.dump({"mutants": [{"id": m.id, "family": name, "ruleset": m.ruleset,
+                                "description": m.description, "killed_by": killers}
+                               for name in families for m, killers in scores[name]],
+                   "families": {name: {"killed": sum(1 for _, k in scores[name] if k),
+                                       "total": len(scores[name])} for name in families},
                    "killed": killed, "total": len(results)}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
@@ -307,6 +337,8 @@ def cmd_mutate(args) -> int:
                 print(f"killed    {m.id}  ({len(killers)} vectors, e.g. {killers[0]})")
             else:
                 print(f"SURVIVES  {m.id}  ({m.description})")
+        print("; ".join(f"{name}: {sum(1 for _, k in scores[name] if k)} of "
+                        f"{len(scores[name])}" for name in families))
         print(f"{killed} of {len(results)} mutants killed")
     return 0 if killed == len(results) else 1
 
@@ -587,19 +619,35 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also write a compatibility report by rule id: HTML for "
                            "*.html, Markdown otherwise")
     conf.add_argument("-v", "--verbose", action="store_true", help="list passed vectors too")
+    conf.add_argument("--generate", action="store_true",
+                      help="walk the reachable graph of small encounters and write the "
+                           "covering vectors under spec/vectors/generated/ (and "
+                           "spec/COVERAGE.json), instead of running vectors")
+    conf.add_argument("--check-generated", action="store_true",
+                      help="exit 1 if spec/vectors/generated/ is not what --generate writes")
+    conf.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                      help="processes for --generate (default: the CPUs)")
+    conf.add_argument("--root", default=None, help=argparse.SUPPRESS)
     conf.set_defaults(func=cmd_conformance)
 
     mut = sub.add_parser(
         "mutate", help="mutation score: does some vector notice each guard switched off?",
-        description="For each guard of each ruleset's table, rerun the vectors with that guard "
-                    "switched off; also with interrupt and reaction timing swapped and with "
-                    "the per-round refresh moved to the other end of the turn. A mutant "
-                    "survives when no vector fails.",
+        description="Two families of mutants. guards: each guard of each ruleset's table "
+                    "switched off, each timing guard of the machine rows forced to always "
+                    "and to never fire, the effects that close or keep windows dropped, "
+                    "interrupt and reaction timing swapped, the per-round refresh moved. "
+                    "mistakes: engines with the bugs engine authors make (fsm/mistakes.py). "
+                    "A mutant survives when no vector fails.",
         epilog="exit status: 0 every mutant killed, 1 some survive, 2 bad input.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     mut.add_argument("paths", nargs="*", metavar="PATH",
-                     help="vector files or folders (default: spec/vectors)")
+                     help="vector files or folders (default: spec/vectors and spec/scenarios)")
     mut.add_argument("--json", action="store_true", help="print the score as JSON")
+    mut.add_argument("--family", choices=("all", "guards", "mistakes"), default="all",
+                     help="guards: the reference's guards and timing switched off or "
+                          "forced; mistakes: engines with the bugs engine authors make "
+                          "(wrong defaults, refresh moments, shared budgets, refunds, "
+                          "order of checks); default: both")
     mut.set_defaults(func=cmd_mutate)
 
     srv = sub.add_parser(

@@ -24,6 +24,7 @@ class Mutant:
     description: str
     rows: tuple
     refusals: tuple
+    defaults: dict | None = None    # options taken by vectors that do not set them
 
 
 def _constant(fn, answer: bool):
@@ -164,15 +165,34 @@ def installed(mutant: Mutant):
         E._INDEX_CACHE.pop(mutant.ruleset, None)
 
 
-def score(vectors, only=None) -> list[tuple[Mutant, list[str]]]:
+FAMILIES = ("guards", "mistakes")
+
+
+def family(name: str) -> list[Mutant]:
+    """The mutants of one family: ``guards`` (the reference's own guards and
+    timing switched off or forced) or ``mistakes`` (:mod:`fsm.mistakes`)."""
+    if name == "guards":
+        return mutants()
+    from .mistakes import mistakes
+    return mistakes()
+
+
+def _with_defaults(doc: dict, defaults: dict | None) -> dict:
+    if not defaults:
+        return doc
+    return dict(doc, options={**defaults, **(doc.get("options") or {})})
+
+
+def score(vectors, only=None, families=("guards",)) -> list[tuple[Mutant, list[str]]]:
     """For each mutant, the ids of the vectors that kill it (empty: it survives)."""
     from .conformance import run_in_process, FAIL
 
     results = []
-    for m in mutants():
+    for m in (m for name in families for m in family(name)):
         if only and m.id not in only:
             continue
-        mine = [(p, d) for p, d in vectors if d.get("ruleset") == m.ruleset]
+        mine = [(p, _with_defaults(d, m.defaults)) for p, d in vectors
+                if d.get("ruleset") == m.ruleset]
         with installed(m):
             outcomes = run_in_process(mine)
         results.append((m, [o.id for o in outcomes if o.status == FAIL]))

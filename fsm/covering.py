@@ -1,0 +1,312 @@
+"""A covering conformance suite, generated from the reachable graph.
+
+The explorer walks every timeline of a small encounter. Walking it again, this
+module notes the first (so the shortest) timeline that reaches each of:
+
+* every **decision**: a phase, a step kind, and the verdict and reason it got;
+* every **machine row** that fires (a frame leaving the stack to each kind of
+  phase beneath, a window kept open, the turn-start moment passing, the next
+  turn starting);
+* every **precedence** that can differ: two neighbouring checks of a row that
+  fail together, so that checking them in the other order changes the reason.
+
+It then composes those timelines into a few vectors: a rejected step changes
+nothing, so the rejected probes of a situation ride along on a timeline that
+passes through it. Every step of a generated vector carries full
+expectations (verdict, reason, every fact), computed by the reference.
+``fsm conformance --generate`` writes them under ``spec/vectors/generated/``
+with ``COVERAGE.json``, the list of what they reach; a test regenerates both
+and compares them with the committed files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, replace
+
+from .encounter import REJECTED, Encounter
+from .explore import AuditedLean, Config, Explorer, answerer_sets, combatants_for
+from .rulesets import RULESETS
+
+# The bounds of the generated suite: three combatants (an ally and an enemy
+# for everyone), one round, two frames above the turn, one answering
+# combatant at a time; default options.
+BOUNDS = {name: dict(combatants=3, rounds=1, depth=2, responders=1) for name in RULESETS}
+
+
+class WitnessingLean(AuditedLean):
+    """An engine that notes, for each step, the keys it reaches."""
+
+    def step(self, data):
+        self.reached = []
+        self._pair = None
+        verdict = super().step(data)
+        phase, kind, _ = self.decided
+        self.reached.append(("decide", phase, kind, verdict.verdict, verdict.reason))
+        if self._pair is not None and verdict.verdict == REJECTED:
+            self.reached.append(self._pair)
+        return verdict
+
+    def _decide(self, st, snap):
+        self._pair = self._precedence(st)
+        return super()._decide(st, snap)
+
+    def _fire(self, trigger, st):
+        before = self.state
+        fired = super()._fire(trigger, st)
+        if fired:
+            self.reached.append(("machine", before, trigger, self.state))
+        return fired
+
+    def _precedence(self, st):
+        """(precedence, row, first, second) when the first failing check of the
+        deciding row is followed by another that fails too."""
+        pair = (self.state, st.trigger)
+        refusal = self._refusals.get(pair)
+        rule = refusal or (self._rows.get(pair) or (None,))[0]
+        if rule is None:
+            return None
+        guards = rule.guards
+        for k, (fn, _) in enumerate(guards):
+            if fn(self, st) is False:
+                if k + 1 < len(guards) and guards[k + 1][0](self, st) is False:
+                    return ("precedence", rule.step, "refused" if refusal else "row",
+                            fn.__name__, guards[k + 1][0].__name__)
+                return None
+        return None
+
+
+class Witnessing(Explorer):
+    """The explorer, noting the shortest timeline to each key it reaches."""
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.enc = WitnessingLean(cfg.ruleset, self.combatants, options=cfg.options)
+        self.found: dict = {}
+
+    def _audit_decided(self, index, move):
+        super()._audit_decided(index, move)
+        for key in self.enc.reached:
+            if key not in self.found:
+                self.found[key] = (index, move)
+
+    def witnesses(self) -> dict:
+        """key -> (moves to the state, the move, whether it changes the state)."""
+        out = {}
+        for key, (index, move) in self.found.items():
+            prefix = []
+            i = index
+            while i > 0:
+                i, parent_move = self.parents[i]
+                prefix.append(parent_move)
+            prefix.reverse()
+            out[key] = tuple(prefix) + (move,)
+        return out
+
+
+def _walk(cfg: Config) -> dict:
+    walk = Witnessing(cfg)
+    report = walk.run()
+    if report.violation is not None or report.audit.gaps:
+        raise RuntimeError(f"the walk of {cfg.ruleset} is not clean: "
+                           f"{report.violation or report.audit.gaps}")
+    return walk.witnesses()
+
+
+def witnesses(ruleset: str, jobs: int = 1) -> dict:
+    """key -> the shortest timeline (as moves) reaching it, over every run of
+    the bounds (one per answering combatant)."""
+    cfg = Config(ruleset, **BOUNDS[ruleset])
+    runs = [replace(cfg, answerers=team) for team in answerer_sets(cfg)]
+    if jobs > 1 and len(runs) > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(runs))) as pool:
+            parts = pool.map(_walk, runs)
+    else:
+        parts = [_walk(run) for run in runs]
+    best: dict = {}
+    for part in parts:
+        for key, moves in part.items():
+            if key not in best or (len(moves), repr(moves)) < (len(best[key]), repr(best[key])):
+                best[key] = moves
+    return best
+
+
+# -- composing vectors ----------------------------------------------------------------
+
+@dataclass
+class Replayed:
+    steps: list          # step dicts with their expectations
+    rules: set
+    keys: list
+
+
+def _replay(ruleset, moves, reached_keys) -> Replayed:
+    enc = Encounter(ruleset, combatants_for(Config(ruleset, **BOUNDS[ruleset])))
+    steps, rules = [], set()
+    for move in moves:
+        data = move.render(enc)
+        verdict = enc.step(data)
+        facts = enc.facts()
+        expect = {"verdict": verdict.verdict, "reason": verdict.reason}
+        expect.update(facts)
+        steps.append(dict(data, expect=expect))
+        rules.update(verdict.rules)
+    return Replayed(steps, rules, reached_keys)
+
+
+def compose(ruleset: str, found: dict) -> list[dict]:
+    """Vectors that together reach every key of ``found``."""
+    enc = Encounter(ruleset, combatants_for(Config(ruleset, **BOUNDS[ruleset])))
+    probes: dict = {}       # prefix -> {move: keys}
+    ends: dict = {}         # changing timelines -> keys
+    for key, moves in sorted(found.items(), key=lambda kv: (len(kv[1]), repr(kv))):
+        prefix, move = moves[:-1], moves[-1]
+        if _changes(enc, ruleset, moves):
+            ends.setdefault(moves, []).append(key)
+        else:
+            probes.setdefault(prefix, {}).setdefault(move, []).append(key)
+    needed = set(ends) | set(probes)
+    leaves = sorted((n for n in needed
+                     if not any(len(m) > len(n) and m[:len(n)] == n for m in needed)),
+                    key=lambda n: (len(n), repr(n)))
+    placed: set = set()
+    vectors = []
+    for leaf in leaves:
+        moves, keys = [], []
+        for i in range(len(leaf) + 1):
+            node = leaf[:i]
+            for move, move_keys in probes.get(node, {}).items():
+                if (node, move) in placed:
+                    continue
+                placed.add((node, move))
+                moves.append(move)
+                keys.extend(move_keys)
+            if node in ends:
+                keys.extend(ends[node])
+            if i < len(leaf):
+                moves.append(leaf[i])
+        rep = _replay(ruleset, moves, keys)
+        vectors.append(_vector(ruleset, rep))
+    return vectors
+
+
+def _changes(enc_template, ruleset, moves) -> bool:
+    """Whether the last move of ``moves`` changes the encounter."""
+    enc = Encounter(ruleset, combatants_for(Config(ruleset, **BOUNDS[ruleset])))
+    for move in moves[:-1]:
+        enc.step(move.render(enc))
+    before = enc.fingerprint()
+    enc.step(moves[-1].render(enc))
+    return enc.fingerprint() != before
+
+
+def _describe(key) -> str:
+    if key[0] == "decide":
+        _, phase, kind, verdict, reason = key
+        return f"{kind} in {phase}: {verdict}" + (f" ({reason})" if reason else "")
+    if key[0] == "machine":
+        _, phase, trigger, dest = key
+        return f"{trigger.replace('_', '-')} from {phase} to {dest}"
+    _, step, where, first, second = key
+    return f"{step} ({where}): {first} before {second}"
+
+
+def _vector(ruleset: str, rep: Replayed) -> dict:
+    digest = hashlib.sha256(json.dumps(rep.steps, sort_keys=True).encode()).hexdigest()
+    reaches = sorted({_describe(k) for k in rep.keys})
+    return {
+        "format": 1,
+        "id": f"gen-{ruleset}-{digest[:10]}",
+        "ruleset": ruleset,
+        "description": "Generated from the reachable graph; reaches: " + "; ".join(reaches),
+        "rules": sorted(rep.rules),
+        "combatants": combatants_for(Config(ruleset, **BOUNDS[ruleset])),
+        "steps": rep.steps,
+    }
+
+
+def key_json(key) -> list:
+    return list(key)
+
+
+def generate(jobs: int = 1) -> tuple[list[dict], dict]:
+    """Every generated vector, and the coverage manifest."""
+    vectors, coverage = [], {"bounds": BOUNDS, "rulesets": {}}
+    for ruleset in RULESETS:
+        found = witnesses(ruleset, jobs)
+        made = compose(ruleset, found)
+        vectors.extend(made)
+        keys = sorted(found, key=repr)
+        coverage["rulesets"][ruleset] = {
+            "decisions": [key_json(k) for k in keys if k[0] == "decide"],
+            "machine": [key_json(k) for k in keys if k[0] == "machine"],
+            "precedence": [key_json(k) for k in keys if k[0] == "precedence"],
+            "vectors": len(made),
+            "steps": sum(len(v["steps"]) for v in made),
+        }
+    return vectors, coverage
+
+
+COVERAGE = "COVERAGE.json"      # beside the folder of generated vectors, in spec/
+
+
+def render(vectors: list[dict], coverage: dict) -> dict:
+    """File name -> text, exactly as committed (the vectors, and the manifest)."""
+    files = {f"{v['id']}.json": json.dumps(v, indent=1, ensure_ascii=False) + "\n"
+             for v in vectors}
+    files[COVERAGE] = json.dumps(coverage, indent=1, sort_keys=True) + "\n"
+    return files
+
+
+def folders(root) -> tuple[str, str]:
+    """Where the generated vectors go, and where the manifest goes."""
+    spec = os.path.join(str(root), "spec")
+    return os.path.join(spec, "vectors", "generated"), spec
+
+
+def write(root, files: dict) -> list[str]:
+    """Write the generated files under ``root``/spec; old vectors are removed."""
+    vectors_dir, spec_dir = folders(root)
+    os.makedirs(vectors_dir, exist_ok=True)
+    for name in os.listdir(vectors_dir):
+        if name.endswith(".json") and name not in files:
+            os.remove(os.path.join(vectors_dir, name))
+    written = []
+    for name, text in files.items():
+        path = os.path.join(spec_dir if name == COVERAGE else vectors_dir, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        written.append(path)
+    return written
+
+
+def stale(root, files: dict) -> list[str]:
+    """Names of generated files that differ from, or are missing beside, the committed ones."""
+    vectors_dir, spec_dir = folders(root)
+    out = []
+    for name, text in files.items():
+        path = os.path.join(spec_dir if name == COVERAGE else vectors_dir, name)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                if fh.read() != text:
+                    out.append(name)
+        except OSError:
+            out.append(name)
+    if os.path.isdir(vectors_dir):
+        out += sorted(n for n in os.listdir(vectors_dir)
+                      if n.endswith(".json") and n not in files)
+    return out
+
+
+def summary_lines(coverage: dict) -> list[str]:
+    out = []
+    for ruleset, c in coverage["rulesets"].items():
+        b = coverage["bounds"][ruleset]
+        out.append(f"{ruleset}: every reachable decision of {b['combatants']} combatants x "
+                   f"{b['rounds']} round(s): {len(c['decisions'])} decisions, "
+                   f"{len(c['machine'])} machine rows, {len(c['precedence'])} precedences, "
+                   f"in {c['vectors']} vectors of {c['steps']} steps")
+    return out

@@ -1,0 +1,61 @@
+"""The covering suite generated from the reachable graph: fresh, complete for
+its bounds, and every step with full expectations."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fsm import covering
+from fsm.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "spec" / "vectors" / "generated"
+
+
+@pytest.fixture(scope="module")
+def fresh():
+    vectors, coverage = covering.generate(jobs=2)
+    return vectors, coverage, covering.render(vectors, coverage)
+
+
+def test_the_committed_generated_vectors_are_fresh(fresh):
+    """Regenerating from the table gives exactly the committed files."""
+    _, _, files = fresh
+    assert covering.stale(ROOT, files) == []
+
+
+def test_every_reached_key_is_in_some_vector(fresh):
+    """Each decision, machine row and precedence the walk reaches is named by
+    the description of a generated vector, and every step expects everything."""
+    vectors, coverage, _ = fresh
+    described = " ".join(v["description"] for v in vectors)
+    for ruleset, c in coverage["rulesets"].items():
+        assert c["decisions"] and c["machine"]
+        for key in c["decisions"] + c["machine"] + c["precedence"]:
+            assert covering._describe(tuple(key)) in described, key
+    for v in vectors:
+        for step in v["steps"]:
+            assert {"verdict", "reason", "budgets", "active", "resolved"} <= set(step["expect"])
+
+
+def test_the_walk_reaches_the_timing_rows(fresh):
+    """The covering suite reaches the machine's own rows: a window kept open,
+    frames leaving to every phase beneath, the next turn."""
+    _, coverage, _ = fresh
+    machine = {tuple(k[2:]) for k in coverage["rulesets"]["dnd4e"]["machine"]}
+    assert ("keep_open", "window_reaction") in machine
+    assert ("next_turn", "turn_start") in machine
+    assert {("close", dest) for dest in ("turn_acting", "window_interrupt",
+                                          "window_reaction", "turn_start", "turn_end")} <= machine
+
+
+def test_check_generated_fails_on_a_stale_file(tmp_path, fresh, capsys):
+    """`fsm conformance --check-generated` exits 1 when a file differs."""
+    _, _, files = fresh
+    covering.write(tmp_path, files)
+    victim = sorted((tmp_path / "spec" / "vectors" / "generated").glob("*.json"))[0]
+    doc = json.loads(victim.read_text())
+    doc["steps"] = doc["steps"][:-1]
+    victim.write_text(json.dumps(doc))
+    assert covering.stale(tmp_path, files) == [victim.name]
