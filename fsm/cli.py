@@ -271,12 +271,45 @@ def cmd_generate(args) -> int:
     return 0
 
 
+def cmd_fuzz(args) -> int:
+    from .conformance import EngineError
+    from .fuzz import fuzz
+    if not args.program:
+        raise InputError("--fuzz", "fuzzing compares an engine with the reference: give "
+                                   "--program CMD")
+    if args.fuzz < 1:
+        raise InputError("--fuzz", f"the number of timelines must be at least 1, not {args.fuzz}")
+    try:
+        found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout)
+    except EngineError as exc:
+        print(f"fsm conformance --fuzz: handshake: {exc}", file=sys.stderr)
+        return 1
+    if found is None:
+        print(f"fuzz: {runs} timelines (seed {args.seed}), no disagreement with the reference")
+        return 0
+    folder = args.out or "."
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, found.vector["id"] + ".json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(found.vector, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+    print(f"fuzz: the engine disagrees with the reference after {runs} timelines "
+          f"(seed {args.seed}); shortest timeline: {len(found.vector['steps'])} steps")
+    for problem in found.problems[:5]:
+        print(f"  {problem}")
+    print(f"wrote {path} (replay it: fsm check {path}; "
+          f"run it: fsm conformance {path} --program ...)")
+    return 1
+
+
 def cmd_conformance(args) -> int:
     from . import compat
     from . import conformance as C
     if args.generate or args.check_generated:
         args.check = args.check_generated
         return cmd_generate(args)
+    if args.fuzz is not None:
+        return cmd_fuzz(args)
     vectors = C.collect(args.paths)
     if args.program:
         outcomes = C.run_program(vectors, args.program, args.timeout)
@@ -627,6 +660,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="exit 1 if spec/vectors/generated/ is not what --generate writes")
     conf.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                       help="processes for --generate (default: the CPUs)")
+    conf.add_argument("--fuzz", type=int, metavar="N", default=None,
+                      help="instead of the vectors, drive --program with up to N random "
+                           "timelines, compare each step with the reference, and write "
+                           "the shortest disagreement as a vector")
+    conf.add_argument("--seed", type=int, default=0, metavar="S",
+                      help="seed of --fuzz: the same seed gives the same timelines")
+    conf.add_argument("--out", metavar="DIR", default=None,
+                      help="where --fuzz writes the vector it found (default: here)")
     conf.add_argument("--root", default=None, help=argparse.SUPPRESS)
     conf.set_defaults(func=cmd_conformance)
 

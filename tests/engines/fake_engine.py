@@ -3,7 +3,10 @@
 Usage: fake_engine.py MODE [VECTOR_ID]. It answers like the reference engine,
 except on VECTOR_ID (or on every vector for 'slow' and 'pf2-only'), where MODE
 decides what goes wrong: crash, hang, garbage, wrong-id, slow, pf2-only,
-bad-hello, wrong-verdict.
+bad-hello, wrong-verdict, and for fuzzing (every vector): free-overlap (a
+combatant's free action during its own pending action is allowed),
+shared-immediate (an immediate action is refused once an ally took one
+this round).
 """
 
 import json
@@ -41,6 +44,12 @@ def main():
             print("<<garbage>>", flush=True)
             continue
         result = reference_result(vector)
+        if mode == "free-overlap":
+            for step in result["steps"]:
+                if step.get("reason") == "own-action-in-progress":
+                    step["verdict"], step["reason"] = "allowed", None
+        if mode == "shared-immediate":
+            _share_immediates(vector, result)
         if hit and mode == "wrong-id":
             result["id"] = "not-" + str(vector["id"])
         if hit and mode == "slow":
@@ -50,6 +59,22 @@ def main():
                 if step["verdict"] == "rejected":
                     step["verdict"] = "allowed"
         print(json.dumps(result), flush=True)
+
+
+def _share_immediates(vector, result):
+    """Answer as an engine whose immediate action is kept per side: a side
+    that spent one this round is refused the next (the verdict only)."""
+    sides = {c["id"]: c["side"] for c in vector.get("combatants", [])}
+    spent = set()
+    for step, answer in zip(vector["steps"], result["steps"]):
+        if step.get("do") in ("interrupt", "reaction", "readied") and \
+                answer.get("verdict") == "allowed":
+            side = sides.get(step.get("actor"))
+            if side in spent:
+                answer["verdict"], answer["reason"] = "rejected", "immediate-used-this-round"
+            spent.add(side)
+        if step.get("do") == "end-turn":
+            spent.clear()
 
 
 if __name__ == "__main__":
