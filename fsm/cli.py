@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import os
 import sys
 
@@ -269,6 +270,18 @@ def cmd_generate(args) -> int:
         print(line)
     print(f"wrote {len(vectors)} vectors under {covering.folders(root)[0]}")
     return 0
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, "
+                                         f"not {text}")
+    return value
 
 
 def cmd_fuzz(args) -> int:
@@ -642,7 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "spec/vectors, generated ones included, and spec/scenarios)")
     conf.add_argument("--program", metavar="CMD",
                       help="an engine to test, started once (e.g. \"fsm serve\")")
-    conf.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    conf.add_argument("--timeout", type=_seconds, default=10.0, metavar="S",
                       help="seconds an engine may take per vector (default 10)")
     conf.add_argument("--json", action="store_true",
                       help="print the outcomes, and each rule's status, as JSON on stdout "

@@ -10,8 +10,10 @@ vector fails that vector, is restarted, and the run goes on.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from . import jsonsafe
 from .encounter import StepError, TableGap
 from .rulesets import RULESETS
 from .scenario import InputError, build, check_document, compare, load
@@ -128,10 +131,15 @@ class _Seen:
         self.notes = tuple(step.get("notes") or ())
 
 
-def judge(doc: dict, result: dict, facts_supported) -> list[str]:
-    """Every way ``result`` misses the vector's expectations (empty: passed)."""
+def judge(doc: dict, result: dict, facts_supported, validate: bool = True) -> list[str]:
+    """Every way ``result`` misses the vector's expectations (empty: passed).
+    An engine's answer is first checked against spec/result.schema.json
+    (``validate=False`` only for the reference's own, in-process answers)."""
     if not isinstance(result, dict) or result.get("type") != "result":
         return ["the answer is not a result object"]
+    problem = invalid("result", result) if validate else None
+    if problem:
+        return [f"the answer is not a well-formed result: {problem}"]
     if result.get("id") != doc.get("id"):
         return [f"answered for vector {result.get('id')!r}, not {doc.get('id')!r}"]
     steps = result.get("steps")
@@ -201,7 +209,7 @@ def run_in_process(vectors) -> list[Outcome]:
             out.append(Outcome(doc.get("id", path), path, FAIL,
                                f"the engine raised {type(exc).__name__}: {exc}"))
             continue
-        problems = judge(doc, result, hello["facts"])
+        problems = judge(doc, result, hello["facts"], validate=False)
         out.append(Outcome(doc["id"], path, FAIL if problems else PASS,
                            problems[0] if problems else "", time.perf_counter() - start,
                            problems))
@@ -212,13 +220,59 @@ class EngineError(Exception):
     """The engine crashed, hung, or said something that is not the protocol."""
 
 
+MAX_LINE = 4 * 1024 * 1024        # bytes in one line from an engine (spec/PROTOCOL.md)
+
+
+def _pump(fd: int, lines: queue.Queue) -> None:
+    """Read an engine's output in bytes: whole lines, each at most MAX_LINE
+    bytes and UTF-8, else a note of what was wrong; then end of output."""
+    buffer = b""
+    dropping = False
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        buffer += chunk
+        while True:
+            cut = buffer.find(b"\n")
+            if cut < 0:
+                if len(buffer) > MAX_LINE and not dropping:
+                    lines.put(("long", None))
+                    dropping = True
+                if dropping:
+                    buffer = b""
+                break
+            line, buffer = buffer[:cut], buffer[cut + 1:]
+            if dropping:
+                dropping = False
+                continue
+            if len(line) > MAX_LINE:
+                lines.put(("long", None))
+                continue
+            try:
+                lines.put(("line", line.decode("utf-8")))
+            except UnicodeDecodeError as exc:
+                lines.put(("bytes", exc.start))
+    lines.put(("end", None))
+
+
 class Engine:
-    """A subprocess speaking the protocol; restarted when it misbehaves."""
+    """A subprocess speaking the protocol; restarted when it misbehaves.
+
+    The engine runs in a process group of its own, killed as a whole, so a
+    launcher script and the engine it starts both go. Reads have a deadline
+    and a byte limit per line; writes have a deadline; nothing an engine
+    prints can raise past :class:`EngineError`.
+    """
 
     def __init__(self, command: str, timeout: float):
         self.command = command
         self.timeout = timeout
         self.proc = None
+        self.reader = None
         self.lines: queue.Queue = queue.Queue()
         self.hello: dict = {}
         self.restarts = 0
@@ -226,34 +280,46 @@ class Engine:
     def start(self) -> dict:
         self.stop()
         try:
-            self.proc = subprocess.Popen(
-                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
-        except OSError as exc:
-            raise EngineError(f"cannot start {self.command!r}: {exc.strerror}") from None
+            argv = shlex.split(self.command)
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, start_new_session=True)
+        except (OSError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise EngineError(f"cannot start {self.command!r}: {why}") from None
         self.lines = queue.Queue()
-        threading.Thread(target=self._pump, args=(self.proc, self.lines), daemon=True).start()
+        self.reader = threading.Thread(target=_pump, args=(self.proc.stdout.fileno(),
+                                                           self.lines), daemon=True)
+        self.reader.start()
         self.send({"type": "hello", "protocol": PROTOCOL, "format": FORMAT})
         hello = self.receive()
-        if not isinstance(hello, dict) or hello.get("type") != "hello":
-            raise EngineError("the engine did not answer the handshake with a hello object")
+        problem = invalid("hello", hello)
+        if problem:
+            raise EngineError(f"the engine's hello is not the protocol's: {problem}")
         if hello.get("format") != FORMAT:
             raise EngineError(f"the engine speaks format {hello.get('format')!r}, not {FORMAT}")
         self.hello = hello
         return hello
 
-    @staticmethod
-    def _pump(proc, lines):
-        for line in proc.stdout:
-            lines.put(line)
-        lines.put(None)
-
     def send(self, obj: dict) -> None:
-        try:
-            self.proc.stdin.write(json.dumps(obj, ensure_ascii=False) + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise EngineError("the engine closed its input (crashed?)") from None
+        data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8")
+        failed: list = []
+        done = threading.Event()
+
+        def write():
+            try:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+            except (OSError, ValueError) as exc:
+                failed.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=write, daemon=True).start()
+        if not done.wait(self.timeout):
+            self.kill()
+            raise EngineError(f"the engine did not read its input within {self.timeout:g} s")
+        if failed:
+            raise EngineError("the engine closed its input (crashed?)")
 
     def receive(self) -> dict:
         deadline = time.monotonic() + self.timeout
@@ -262,38 +328,82 @@ class Engine:
             if left <= 0:
                 raise EngineError(f"no answer within {self.timeout:g} s")
             try:
-                line = self.lines.get(timeout=left)
+                kind, value = self.lines.get(timeout=left)
             except queue.Empty:
                 raise EngineError(f"no answer within {self.timeout:g} s") from None
-            if line is None:
+            if kind == "end":
                 try:
                     code = self.proc.wait(timeout=min(1.0, max(left, 0.1)))
                 except subprocess.TimeoutExpired:
                     code = None
                 raise EngineError(f"the engine exited (status {code})" if code is not None
                                   else "the engine closed its output")
-            if not line.strip():
+            if kind == "long":
+                raise EngineError(f"the engine printed a line longer than {MAX_LINE} bytes")
+            if kind == "bytes":
+                raise EngineError(f"the engine printed a line that is not UTF-8 "
+                                  f"(byte {value})")
+            if not value.strip():
                 continue
             try:
-                return json.loads(line)
-            except json.JSONDecodeError:
-                shown = line.strip()[:60]
-                raise EngineError(f"the engine printed something that is not JSON: {shown!r}") \
-                    from None
+                return jsonsafe.loads(value)
+            except jsonsafe.JSONError as exc:
+                shown = value.strip()[:60].encode("unicode_escape").decode("ascii")
+                raise EngineError(f"the engine printed something that is not JSON "
+                                  f"({exc.message}): {shown!r}") from None
 
-    def stop(self) -> None:
-        if self.proc is not None:
+    def kill(self) -> None:
+        """Kill the engine's whole process group."""
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
             try:
                 self.proc.kill()
-                self.proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
+            except OSError:
                 pass
-            for pipe in (self.proc.stdin, self.proc.stdout):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
-            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        if self.reader is not None:
+            self.reader.join(timeout=2)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is self.proc.stdout and self.reader is not None and self.reader.is_alive():
+                continue      # something outside the group still holds it: leave it
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        self.proc = None
+        self.reader = None
+
+
+# -- what an engine may say: spec/result.schema.json -----------------------------------
+
+_VALIDATORS: dict = {}
+
+
+def invalid(what: str, obj) -> str | None:
+    """Why ``obj`` is not a well-formed ``hello`` or ``result`` message, or None."""
+    if what not in _VALIDATORS:
+        from jsonschema import Draft202012Validator
+        from .spec import default_root
+        with open(default_root() / "spec" / "result.schema.json", encoding="utf-8") as fh:
+            schema = json.load(fh)
+        defs = schema["$defs"]
+        _VALIDATORS[what] = Draft202012Validator({**defs[what], "$defs": defs})
+    error = next(iter(_VALIDATORS[what].iter_errors(obj)), None)
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "the message"
+    return f"{where}: {error.message[:120]}"
 
 
 def run_program(vectors, command: str, timeout: float = 10.0) -> list[Outcome]:

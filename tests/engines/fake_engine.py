@@ -1,9 +1,11 @@
 """A misbehaving engine for the runner's robustness tests.
 
-Usage: fake_engine.py MODE [VECTOR_ID]. It answers like the reference engine,
+Usage: fake_engine.py MODE [VECTOR_ID [MARKER]]. It answers like the reference engine,
 except on VECTOR_ID (or on every vector for 'slow' and 'pf2-only'), where MODE
 decides what goes wrong: crash, hang, garbage, wrong-id, slow, pf2-only,
-bad-hello, wrong-verdict, and for fuzzing (every vector): free-overlap (a
+bad-hello, wrong-verdict; huge-int, deep, bad-utf8, long-line, endless,
+no-read (stops reading its input), hello-list, hello-number, and the
+answers of MALFORMED; and for fuzzing (every vector): free-overlap (a
 combatant's free action during its own pending action is allowed),
 shared-immediate (an immediate action is refused once an ally took one
 this round).
@@ -19,6 +21,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))   # the checkout, i
 from fsm.conformance import reference_hello, reference_result
 
 
+# Answers that are JSON but not the protocol's result (the step they break).
+MALFORMED = {
+    "bad-rules": lambda step: step.update(rules=5),
+    "bad-notes": lambda step: step.update(notes=5),
+    "bad-verdict": lambda step: step.update(verdict=[]),
+    "bad-facts": lambda step: step.update(facts="x"),
+    "bad-budgets": lambda step: step.update(facts={"budgets": 5}),
+    "bad-budget-values": lambda step: step.update(facts={"budgets": {"c": 5}}),
+}
+
+
+def _raw(text):
+    sys.stdout.buffer.write(text if isinstance(text, bytes) else text.encode())
+    sys.stdout.buffer.flush()
+
+
 def main():
     mode = sys.argv[1]
     target = sys.argv[2] if len(sys.argv) > 2 else None
@@ -29,6 +47,13 @@ def main():
             if mode == "bad-hello":
                 print("I am not an engine", flush=True)
                 continue
+            if mode == "hello-list":
+                hello["rulesets"] = ["dnd4e", "pf2e"]
+            if mode == "hello-number":
+                hello["rulesets"] = {"dnd4e": 5}
+            if mode == "no-read":
+                print(json.dumps(hello), flush=True)
+                time.sleep(60)
             if mode == "pf2-only":
                 del hello["rulesets"]["dnd4e"]
                 hello["rulesets"]["pf2e"]["options"].pop("similar_triggers")
@@ -43,6 +68,24 @@ def main():
         if hit and mode == "garbage":
             print("<<garbage>>", flush=True)
             continue
+        if hit and mode == "huge-int":
+            _raw('{"type": "result", "id": "%s", "steps": [{"verdict": "allowed", '
+                 '"round": %s}]}\n' % (vector["id"], "9" * 5000))
+            continue
+        if hit and mode == "deep":
+            _raw("[" * 200_000 + "]" * 200_000 + "\n")
+            continue
+        if hit and mode == "bad-utf8":
+            _raw(b'{"type": "result", "id": "\xff\xfe"}\n')
+            continue
+        if hit and mode == "long-line":
+            _raw(b'"' + b"x" * (6 * 1024 * 1024) + b'"\n')
+            continue
+        if hit and mode == "endless":
+            chunk = b"x" * 65536
+            while True:
+                _raw(chunk)
+
         result = reference_result(vector)
         if mode == "free-overlap":
             for step in result["steps"]:
@@ -58,6 +101,8 @@ def main():
             for step in result["steps"]:
                 if step["verdict"] == "rejected":
                     step["verdict"] = "allowed"
+        if hit and mode in MALFORMED:
+            MALFORMED[mode](result["steps"][0])
         print(json.dumps(result), flush=True)
 
 
