@@ -758,7 +758,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _never_unencodable() -> None:
+    """A lone surrogate from a user's file prints as its escape, never as a
+    traceback (JSON stays exact: the escape is JSON's own)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):
+            pass
+
+
 def main(argv=None) -> int:
+    _never_unencodable()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -483,11 +483,15 @@ def serve(stdin, stdout) -> int:
         if not line:
             continue
         try:
-            msg = json.loads(line)
-        except json.JSONDecodeError:
-            reply = {"type": "error", "message": "not JSON"}
+            msg = jsonsafe.loads(line)
+        except jsonsafe.JSONError as exc:
+            reply = {"type": "error", "message": exc.message}
         else:
-            reply = _answer(msg)
+            try:
+                reply = _answer(msg)
+            except Exception as exc:  # a bug of the reference: answer, and stay up
+                reply = {"type": "error", "message": f"internal error: "
+                                                     f"{type(exc).__name__}: {exc}"}
         stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
         stdout.flush()
     return 0

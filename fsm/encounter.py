@@ -206,13 +206,15 @@ class Encounter:
     """
 
     def __init__(self, ruleset: str, combatants, initiative=None, options=None):
-        if ruleset not in RULESETS:
+        if not isinstance(ruleset, str) or ruleset not in RULESETS:
             raise StepError(f"unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})",
                             "ruleset")
         self.ruleset = RULESETS[ruleset]
         self.options = self.ruleset.defaults()
+        if options is not None and not isinstance(options, dict):
+            raise StepError("options must be an object: {name: value}", "options")
         for name, value in (options or {}).items():
-            opt = self.ruleset.option(name)
+            opt = self.ruleset.option(name) if isinstance(name, str) else None
             if opt is None:
                 known = [o.name for o in self.ruleset.options]
                 raise StepError(f"unknown option {name!r} for {ruleset}{suggest(name, known)}",
@@ -221,13 +223,19 @@ class Encounter:
             if problem:
                 raise StepError(problem, "options")
             self.options[name] = value
+        if isinstance(combatants, (str, bytes, dict)) or not hasattr(combatants, "__iter__"):
+            raise StepError("combatants must be a list of {id, side} objects or "
+                            "(id, side) pairs", "combatants")
         self.fighters: dict[str, Fighter] = {}
         for c in combatants:
             if isinstance(c, dict):
                 cid, side = c.get("id"), c.get("side")
                 extra = {k: c[k] for k in self.ruleset.combatant_fields if k in c}
-            else:
+            elif isinstance(c, (tuple, list)) and len(c) == 2:
                 cid, side, extra = c[0], c[1], {}
+            else:
+                raise StepError(f"a combatant is an {{id, side}} object or an (id, side) "
+                                f"pair, not {c!r}", "combatants")
             if not isinstance(cid, str) or not cid:
                 raise StepError(f"combatant id must be a non-empty string, not {cid!r}",
                                 "combatants")
@@ -237,15 +245,18 @@ class Encounter:
             if cid in self.fighters:
                 raise StepError(f"combatant {cid} is listed twice", "combatants")
             for k, v in extra.items():
-                if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                    raise StepError(f"combatant {cid}: {k} must be a non-negative integer",
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 100:
+                    raise StepError(f"combatant {cid}: {k} must be an integer from 0 to 100",
                                     "combatants")
             self.fighters[cid] = Fighter(cid, side, **extra)
         if not self.fighters:
             raise StepError("an encounter needs at least one combatant", "combatants")
+        if initiative is not None and (isinstance(initiative, (str, bytes, dict))
+                                       or not hasattr(initiative, "__iter__")):
+            raise StepError("initiative must be a list of combatant ids", "initiative")
         order = list(initiative) if initiative is not None else list(self.fighters)
         for cid in order:
-            if cid not in self.fighters:
+            if not isinstance(cid, str) or cid not in self.fighters:
                 raise StepError(f"initiative names unknown combatant {cid!r}"
                                 f"{suggest(cid, self.fighters)}", "initiative")
         if sorted(order) != sorted(self.fighters):

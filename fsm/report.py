@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from .terminal import safe
 from .yamlsafe import project_yaml
 
 
@@ -51,19 +52,25 @@ class Citations:
         return self.statements.get(rule_id, "")
 
 
+NAME_WIDTH = 40        # a step's free-text name is cut to this many characters
+
+
 def describe(data: dict) -> str:
-    """'ayla reaction “riposte” to twin' for a step."""
+    """'ayla reaction “riposte” to twin' for a step, safe to print."""
     if not isinstance(data, dict):
         return "?"
-    kind = data.get("do", "?")
+    kind = safe(data.get("do", "?"))
     who = data.get("actor")
-    text = f"{who} {kind}" if who else kind
+    text = f"{safe(who)} {kind}" if who else kind
     if data.get("name"):
-        text += f" \u201c{data['name']}\u201d"
+        name = safe(data["name"])
+        if len(name) > NAME_WIDTH:
+            name = name[:NAME_WIDTH - 1] + "\u2026"
+        text += f" \u201c{name}\u201d"
     if data.get("to"):
-        text += f" to {data['to']}"
+        text += f" to {safe(data['to'])}"
     if data.get("on"):
-        text += f" on {data['on']}"
+        text += f" on {safe(data['on'])}"
     return text
 
 
@@ -89,14 +96,19 @@ def _cited(verdict):
 
 def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
     doc = rep.doc
-    out = [f"{rep.path}: {doc.get('id') or ''} ({doc['ruleset']})"]
+    out = [f"{safe(rep.path)}: {safe(doc.get('id') or '')} ({doc['ruleset']})"]
     if doc.get("question"):
-        out.append(f"  Q: {doc['question']}")
+        out.append(f"  Q: {safe(doc['question'])}")
     elif doc.get("description"):
-        out.append(f"  {doc['description']}")
+        out.append(f"  {safe(doc['description'])}")
     for r in rep.results:
         v = r.verdict
-        line = f"  {r.index:>3}  {describe(r.data):<46} {style.verdict(v.verdict)}"
+        step = describe(r.data)
+        if len(step) > 46:       # a long step gets its own line; the verdict goes beneath
+            out.append(f"  {r.index:>3}  {step}")
+            step = ""
+        line = f"  {r.index:>3}  {step:<46} {style.verdict(v.verdict)}" if step else \
+            f"  {'':>3}  {'':<46} {style.verdict(v.verdict)}"
         if v.reason:
             line += f"  {v.reason}"
         out.append(line)
@@ -108,13 +120,13 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
             for sid, original in cites.sentences.get(rid, ())[:2]:
                 out.append(style.paint(f"         {sid}: {original}", "2"))
         if explain and v.says:
-            out.append(f"       why: {v.guard} saw that {v.says}")
+            out.append(f"       why: {v.guard} saw that {safe(v.says)}")
         for note in v.notes:
-            out.append(f"       note: {note}")
+            out.append(f"       note: {safe(note)}")
         for failure in r.failures:
-            out.append(f"       {style.paint('FAIL', '31;1')} {failure}")
+            out.append(f"       {style.paint('FAIL', '31;1')} {safe(failure)}")
     if doc.get("answer"):
-        out.append(f"  A: {doc['answer']}")
+        out.append(f"  A: {safe(doc['answer'])}")
     if rep.ok:
         out.append(f"  ok: {len(rep.results)} steps, every expectation holds")
     else:
@@ -125,18 +137,18 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
 # -- markdown ------------------------------------------------------------------------------
 
 def _md(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return safe(str(text).replace("\n", " ")).replace("|", "\\|")
 
 
 def markdown(rep, cites: Citations, explain: bool = False) -> str:
     doc = rep.doc
-    out = [f"### {doc.get('id') or rep.path} ({doc['ruleset']})", ""]
+    out = [f"### {_md(doc.get('id') or rep.path)} ({doc['ruleset']})", ""]
     if doc.get("question"):
-        out += [f"**Question.** {doc['question']}", ""]
+        out += [f"**Question.** {_md(doc['question'])}", ""]
     if doc.get("answer"):
-        out += [f"**Answer.** {doc['answer']}", ""]
+        out += [f"**Answer.** {_md(doc['answer'])}", ""]
     elif doc.get("description"):
-        out += [doc["description"], ""]
+        out += [_md(doc["description"]), ""]
     out += ["| # | step | verdict | reason | rules |", "|---|---|---|---|---|"]
     cited = []
     for r in rep.results:
@@ -196,14 +208,15 @@ def as_json(rep, cites: Citations | None = None) -> dict:
 # -- what is possible now ---------------------------------------------------------------
 
 def possible_text(enc, after: int, style: Style) -> str:
-    out = [f"after step {after}: round {enc.round}, {enc.active}'s turn, phase {enc.state}"]
+    out = [f"after step {after}: round {enc.round}, {safe(enc.active)}'s turn, "
+           f"phase {enc.state}"]
     for who, row in enc.possible().items():
         if not row:
             continue
         allowed = [k for k, v in row.items() if v.verdict == "allowed"]
         gm = [k for k, v in row.items() if v.verdict == "gm"]
         rejected = [f"{k} ({v.reason})" for k, v in row.items() if v.verdict == "rejected"]
-        label = "anyone" if who == "*" else who
+        label = "anyone" if who == "*" else safe(who)
         out.append(f"  {label}:")
         if allowed:
             out.append(f"    {style.verdict('allowed')}: {', '.join(allowed)}")
@@ -224,10 +237,10 @@ def possible_json(enc, after: int) -> dict:
 
 
 def possible_markdown(enc, after: int) -> str:
-    out = [f"**After step {after}** (round {enc.round}, {enc.active}'s turn, "
+    out = [f"**After step {after}** (round {enc.round}, {_md(enc.active)}'s turn, "
            f"phase `{enc.state}`)", "", "| who | step | verdict | reason |", "|---|---|---|---|"]
     for who, row in enc.possible().items():
         for k, v in row.items():
-            out.append(f"| {'anyone' if who == '*' else who} | {k} | {v.verdict} | "
+            out.append(f"| {'anyone' if who == '*' else _md(who)} | {k} | {v.verdict} | "
                        f"{v.reason or ''} |")
     return "\n".join(out) + "\n"

@@ -10,8 +10,10 @@ import json
 import os
 from dataclasses import dataclass, field
 
+from . import jsonsafe
 from .encounter import Encounter, StepError, Verdict
 from .rulesets import RULESETS
+from .terminal import safe
 
 FORMAT = 1
 TOP_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "options",
@@ -33,14 +35,15 @@ class InputError(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        where = str(self.path)
+        """One line, whatever the path and message hold (see fsm.terminal)."""
+        where = safe(self.path)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
         if self.step is not None:
             where += f": step {self.step}"
-        return f"{where}: {self.message}"
+        return f"{where}: {safe(self.message)}"
 
 
 @dataclass
@@ -73,17 +76,26 @@ def load(path) -> dict:
     return load_source(path)[0]
 
 
-def load_source(path) -> tuple[dict, dict]:
-    """Read a scenario and where each of its steps starts: (doc, {index: (line, col)})."""
-    try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror}") from None
-    if size > MAX_BYTES:
-        raise InputError(path, f"file is {size} bytes; scenarios are limited to {MAX_BYTES}")
+def read_capped(path, limit: int = None) -> bytes:
+    """The bytes of ``path``, refused past ``limit`` while reading (a device, a
+    pipe or a growing file reports no size worth trusting)."""
+    limit = MAX_BYTES if limit is None else limit
     try:
         with open(path, "rb") as fh:
-            raw = fh.read()
+            raw = fh.read(limit + 1)
+    except IsADirectoryError:
+        raise InputError(path, "is a folder, not a scenario file") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise InputError(path, f"more than {limit} bytes; scenarios are limited to {limit}")
+    return raw
+
+
+def load_source(path) -> tuple[dict, dict]:
+    """Read a scenario and where each of its steps starts: (doc, {index: (line, col)})."""
+    raw = read_capped(path)
+    try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not UTF-8 text (byte {exc.start})") from None
@@ -96,45 +108,16 @@ def parse_text(text: str, path="<input>", lines: dict | None = None) -> dict:
     if ext in (".yaml", ".yml"):
         from .yamlsafe import load_yaml
         return load_yaml(text, path, lines)
-    depth = _json_depth(text)
-    if depth > MAX_DEPTH:
-        raise InputError(path, f"JSON nested deeper than {MAX_DEPTH} levels; refused")
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"invalid JSON: {exc.msg}", line=exc.lineno,
-                         column=exc.colno) from None
+        doc = jsonsafe.loads(text, MAX_DEPTH)
+    except jsonsafe.JSONError as exc:
+        raise InputError(path, exc.message, line=exc.line, column=exc.column) from None
     if lines is not None:
         lines.update(_json_step_lines(text))
     return doc
 
 
-MAX_DEPTH = 64
-
-
-def _json_depth(text: str) -> int:
-    """Deepest nesting of a JSON text, strings skipped (checked before parsing)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    return deepest
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+MAX_DEPTH = jsonsafe.MAX_DEPTH
 
 
 def _json_step_lines(text: str) -> dict:
@@ -196,7 +179,7 @@ def check_document(doc, path) -> None:
     if doc.get("format") != FORMAT:
         raise InputError(path, f"'format' must be {FORMAT}, not {doc.get('format')!r}")
     ruleset = doc.get("ruleset")
-    if ruleset not in RULESETS:
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise InputError(path, f"'ruleset' must be one of {', '.join(RULESETS)}, "
                                f"not {ruleset!r}")
     if not isinstance(doc.get("combatants"), list):
@@ -206,7 +189,8 @@ def check_document(doc, path) -> None:
         raise InputError(path, "'steps' must be a list")
     if "options" in doc and not isinstance(doc["options"], dict):
         raise InputError(path, "'options' must be an object")
-    if "initiative" in doc and not isinstance(doc["initiative"], list):
+    if "initiative" in doc and not (isinstance(doc["initiative"], list) and
+                                    all(isinstance(c, str) for c in doc["initiative"])):
         raise InputError(path, "'initiative' must be a list of combatant ids")
 
 
@@ -255,6 +239,29 @@ def compare(expect, verdict: Verdict, facts: dict) -> list[str]:
     return out
 
 
+def _strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+# What each expectation must be, and how to say it when it is not.
+_EXPECT_TYPES = {
+    "reason": (lambda v: v is None or isinstance(v, str), "a reason code or null"),
+    "rules": (_strings, "a list of rule ids"),
+    "notes": (_strings, "a list of strings"),
+    "resolved": (_strings, "a list of frame ids"),
+    "lost": (_strings, "a list of frame ids"),
+    "disrupted": (_strings, "a list of frame ids"),
+    "stack": (_strings, "a list of frame ids"),
+    "initiative": (_strings, "a list of combatant ids"),
+    "state": (lambda v: isinstance(v, str), "a phase name"),
+    "active": (lambda v: isinstance(v, str), "a combatant id"),
+    "round": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "budgets": (lambda v: isinstance(v, dict) and all(
+        isinstance(k, str) and isinstance(b, dict) for k, b in v.items()),
+        "an object: {combatant: {budget: value}}"),
+}
+
+
 def check_expect(expect, path, index):
     if not isinstance(expect, dict):
         raise InputError(path, "'expect' must be an object", step=index)
@@ -263,6 +270,9 @@ def check_expect(expect, path, index):
             raise InputError(path, f"unknown expectation {key!r}", step=index)
     if "verdict" in expect and expect["verdict"] not in ("allowed", "rejected", "gm"):
         raise InputError(path, "expected verdict must be allowed, rejected or gm", step=index)
+    for key, (fits, what) in _EXPECT_TYPES.items():
+        if key in expect and not fits(expect[key]):
+            raise InputError(path, f"expect.{key} must be {what}", step=index)
 
 
 def replay(doc, path="<scenario>", encounter: Encounter | None = None,
@@ -321,8 +331,10 @@ def replay_log(path, keep: int = 1000) -> LogReport:
     report = LogReport(str(path))
     try:
         fh = open(path, "rb")
+    except IsADirectoryError:
+        raise InputError(path, "is a folder, not an event log") from None
     except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror}") from None
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
     with fh:
         enc = None
         index = 0
@@ -330,16 +342,11 @@ def replay_log(path, keep: int = 1000) -> LogReport:
             if not raw.strip():
                 continue
             try:
-                text = raw.decode("utf-8")
-                if _json_depth(text) > MAX_DEPTH:
-                    raise InputError(path, f"JSON nested deeper than {MAX_DEPTH} levels",
-                                     line=lineno)
-                data = json.loads(text)
+                data = jsonsafe.loads(raw.decode("utf-8"), MAX_DEPTH)
             except UnicodeDecodeError:
                 raise InputError(path, "not UTF-8 text", line=lineno) from None
-            except json.JSONDecodeError as exc:
-                raise InputError(path, f"invalid JSON: {exc.msg}", line=lineno,
-                                 column=exc.colno) from None
+            except jsonsafe.JSONError as exc:
+                raise InputError(path, exc.message, line=lineno, column=exc.column) from None
             if enc is None:
                 if not isinstance(data, dict) or "steps" in data:
                     raise InputError(path, "the first line must be the setup: format, "

@@ -194,9 +194,12 @@ def find_sources(spec: Spec, folder) -> dict:
     if not folder.is_dir():
         return found
     for path in sorted(folder.rglob("*")):
-        if not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
+        try:
+            if not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
+                continue
+            data = path.read_bytes()
+        except OSError:          # unreadable, vanished: not one of the texts
             continue
-        data = path.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         if digest in wanted and wanted[digest] not in found:
             found[wanted[digest]] = data.decode("utf-8")

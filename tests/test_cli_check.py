@@ -187,3 +187,59 @@ def test_every_usage_mistake_gets_one_line_and_exit_2(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("fsm") and "--help)" in err[0], err
+
+
+# -- hostile files ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("path,message", [
+    ("/dev/zero", "more than"),
+    ("/proc/self/mem", "cannot read"),
+])
+def test_devices_and_unreadable_files_are_one_line(path, message, capsys):
+    """A device is refused while reading, whatever size it reports; an
+    unreadable file is one line too."""
+    assert main(["check", path]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_a_folder_is_one_line(tmp_path, capsys):
+    """A folder named like a scenario is bad input, not a traceback."""
+    folder = tmp_path / "scenario.json"
+    folder.mkdir()
+    assert main(["check", str(folder)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_control_characters_are_escaped_in_text_and_markdown(tmp_path, capsys):
+    """Escapes, newlines and direction overrides in names are shown escaped;
+    JSON output keeps them exactly."""
+    name = "\x1b[2Jwiped\nsecond\u202eevil"
+    doc = dict(BASE, id="\x1b]0;title\x07", steps=[{"actor": "orc", "do": "standard",
+                                                    "name": name}])
+    path = _write(tmp_path, doc)
+    for fmt in ("text", "markdown"):
+        assert main(["check", "--format", fmt, "--color", "never", path]) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\u202e" not in out and "second" in out
+        assert "\\x1b[2Jwiped\\nsecond\\u202eevil" in out
+    assert main(["check", "--format", "json", path]) == 0
+    assert json.loads(capsys.readouterr().out)["id"] == "\x1b]0;title\x07"
+
+
+def test_an_error_about_a_hostile_id_stays_on_one_line(tmp_path, capsys):
+    """An unknown combatant whose id holds a newline is named on one line."""
+    doc = dict(BASE, steps=[{"actor": "zed\nfake: line", "do": "standard"}])
+    assert main(["check", _write(tmp_path, doc)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_the_readme_sample_is_what_fsm_check_prints(capsys, monkeypatch):
+    """The Quick start's sample output is copied from a real run."""
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("fsm check spec/scenarios/4e-reaction-between-attack-rolls.json\n"
+                         "```\n\n```\n", 1)[1].split("```", 1)[0]
+    assert main(["check", "--color", "never",
+                 "spec/scenarios/4e-reaction-between-attack-rolls.json"]) == 0
+    assert capsys.readouterr().out == block
