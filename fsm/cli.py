@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+from pathlib import Path
 import math
 import os
 import sys
@@ -139,9 +140,9 @@ def _spec_texts(spec_mod, spec, folder):
     return spec_mod.find_sources(spec, folder)
 
 
-def _load_spec(spec_mod, root):
+def _load_spec(spec_mod, root, with_tests=True):
     try:
-        return spec_mod.load(root)
+        return spec_mod.load(root, with_tests=with_tests)
     except (spec_mod.SpecError, RuntimeError) as exc:
         print(f"fsm spec: {exc}", file=sys.stderr)
         return None
@@ -198,7 +199,9 @@ def _timing_problems(spec) -> list:
 
 def cmd_spec_show(args) -> int:
     from . import spec as spec_mod
-    spec = _load_spec(spec_mod, args.root)
+    root = Path(args.root or spec_mod.default_root())
+    # the links to tests need a checkout; the rest of the chain does not
+    spec = _load_spec(spec_mod, root, with_tests=(root / "tests").is_dir())
     if spec is None:
         return 2
     texts = _spec_texts(spec_mod, spec, args.sources)
@@ -476,6 +479,10 @@ def _diagram_all(diagrams, args) -> int:
             print(f"wrote {path}")
         return 0
     if not folder.is_dir():
+        if not args.dir:
+            raise diagrams.DiagramError("the committed diagrams/ are part of a checkout of "
+                                        "the project, not of an installed package; give "
+                                        "--dir FOLDER to check a folder of diagrams")
         raise diagrams.DiagramError(f"no folder {folder} to check")
     result = diagrams.check_all(folder)
     print("\n".join(diagrams.check_lines(result, folder)))

@@ -100,7 +100,7 @@ def note_use(enc, st):
 
 def push_frame(enc, st):
     """Put the declared action (or response, or event) on the stack, pending."""
-    enc.stack.append(Frame(
+    enc.push(Frame(
         st.fid, st.actor, st.kind,
         response=st.target is not None and st.responding,
         parts=st.parts, provokes=st.provokes, labels=st.labels,
@@ -172,7 +172,7 @@ def mark_disrupted(enc, st):
 def pop_frame(enc, st):
     """The top frame leaves the stack; its window closes, unless it was kept
     open (T-CUT-IN)."""
-    top = enc.stack.pop()
+    top = enc.pop()
     if top.kept:
         enc.kept[top.id] = top
     else:
@@ -235,7 +235,7 @@ def owner_moves_on(enc, st):
 
 def close_turn(enc, st):
     """The turn's owner ends its turn: the turn-end moment opens."""
-    enc.stack.append(Frame(f"turn-end@{enc.turn_serial}", enc.active, TURN_END,
+    enc.push(Frame(f"turn-end@{enc.turn_serial}", enc.active, TURN_END,
                            turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn ends")
 
@@ -249,13 +249,13 @@ def open_next_turn(enc, st):
     """The next combatant in initiative order starts its turn; every window
     still open closes (T-NEXT-TURN)."""
     words = f"when {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn started"
-    moment = enc.stack.pop()
+    moment = enc.pop()
     close_window(enc, moment, st, words)
     enc.remember_past(moment)
     for fid in list(enc.kept):
         close_window(enc, enc.kept.pop(fid), st, words)
     enc.advance()
-    enc.stack.append(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
+    enc.push(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
                            turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn starts")
 

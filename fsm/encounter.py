@@ -274,13 +274,15 @@ class Encounter:
         self.past: dict[str, Frame] = {}      # frames that have left the stack
         self.past_order: list[str] = []
         self.kept: dict[str, Frame] = {}      # past frames whose window is still open
+        self._on_stack: dict = {}             # frame id -> how many on the stack
+        self._outcomes: dict = {DONE: [], LOST: [], DISRUPTED: []}
         self.uses: dict = {}
         self.log: list[dict] = []
         self.steps_seen = 0
         self._failures: list = []
         self._gm_hits: list = []
         self.fighters[order[0]].turns_started = 1
-        self.stack.append(Frame("turn-start@1", order[0], TURN_START, turn=1,
+        self.push(Frame("turn-start@1", order[0], TURN_START, turn=1,
                                 phase=RESOLVED))
         name = self.ruleset.name
         if name not in _INDEX_CACHE:
@@ -308,7 +310,8 @@ class Encounter:
         return {c: self.ruleset.budgets(self, f) for c, f in self.fighters.items()}
 
     def outcomes(self, outcome: str) -> list[str]:
-        return [e["frame"] for e in self.log if e["event"] == outcome]
+        """Frame ids in the order they resolved, were lost or were disrupted."""
+        return list(self._outcomes.get(outcome, ()))
 
     def facts(self) -> dict:
         """Everything a scenario may expect after a step."""
@@ -338,6 +341,9 @@ class Encounter:
         between steps; outcome lists in facts() then cover the kept history only."""
         if len(self.log) > 2 * keep:
             del self.log[:-keep]
+        for frames in self._outcomes.values():
+            if len(frames) > 2 * keep:
+                del frames[:-keep]
         if len(self.past_order) > 2 * keep:
             for fid in self.past_order[:-keep]:
                 if fid not in self.kept:
@@ -348,11 +354,41 @@ class Encounter:
             del self.turns[:drop]
             self.turns_base += drop
 
+    def forget_history(self) -> None:
+        """Drop the log and the outcome lists (nothing a verdict reads)."""
+        self.log = []
+        self._outcomes = {k: [] for k in self._outcomes}
+
     def find(self, fid):
-        for f in self.stack:
+        """The frame ``fid`` if it is on the stack (most lookups are of ids that
+        are not, answered at once by the index of the stack's ids)."""
+        if fid not in self._on_stack:
+            return None
+        for f in reversed(self.stack):
             if f.id == fid:
                 return f
         return None
+
+    # -- the stack: every change goes through these, which keep the id index --
+
+    def push(self, frame) -> None:
+        self.stack.append(frame)
+        self._on_stack[frame.id] = self._on_stack.get(frame.id, 0) + 1
+
+    def pop(self):
+        frame = self.stack.pop()
+        count = self._on_stack.get(frame.id, 0) - 1
+        if count > 0:
+            self._on_stack[frame.id] = count
+        else:
+            self._on_stack.pop(frame.id, None)
+        return frame
+
+    def set_stack(self, frames) -> None:
+        self.stack = frames
+        self._on_stack = {}
+        for f in frames:
+            self._on_stack[f.id] = self._on_stack.get(f.id, 0) + 1
 
     def try_step(self, data) -> Verdict:
         """The verdict ``data`` would get now, leaving the encounter unchanged."""
@@ -400,6 +436,8 @@ class Encounter:
     def note(self, st, frame, event):
         self.log.append({"step": st.index, "frame": frame.id, "actor": frame.owner,
                          "kind": frame.kind, "event": event})
+        if event in self._outcomes:
+            self._outcomes[event].append(frame.id)
 
     def remember_past(self, frame):
         """``frame`` has left the stack; forget what was answered on it once
@@ -446,14 +484,15 @@ class Encounter:
                 list(self.order), [f.copy() for f in self.stack], len(self.past_order),
                 {fid: f.copy() for fid, f in self.kept.items()},
                 dict(self.uses), len(self.log),
-                {c: f.values() for c, f in self.fighters.items()})
+                {c: f.values() for c, f in self.fighters.items()},
+                {k: len(v) for k, v in self._outcomes.items()})
 
     def restore(self, snap):
         (state, self.round, self.turn_index, self.turn_serial, turns, self.order, stack,
-         past, kept, self.uses, log, fighters) = snap
+         past, kept, self.uses, log, fighters, outcomes) = snap
         self.state = state
         del self.turns[turns:]
-        self.stack = stack
+        self.set_stack(stack)
         for fid in self.past_order[past:]:
             self.past.pop(fid, None)
         del self.past_order[past:]
@@ -461,6 +500,8 @@ class Encounter:
         for fid, frame in kept.items():
             self.past[fid] = frame
         del self.log[log:]
+        for key, n in outcomes.items():
+            del self._outcomes[key][n:]
         for c, values in fighters.items():
             self.fighters[c].restore(values)
 

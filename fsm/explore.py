@@ -171,11 +171,11 @@ def thaw(enc, frozen) -> None:
      fighters, last, kept) = frozen
     enc.turns = list(turns)
     enc.order = list(order)
-    enc.stack = [frame_from(v) for v in frames]
+    enc.set_stack([frame_from(v) for v in frames])
     enc.uses = dict(uses)
     for fighter, values in zip(enc.fighters.values(), fighters):
         set_fighter(fighter, values)
-    enc.log = []
+    enc.forget_history()
     enc.past, enc.past_order, enc.kept = {}, [], {}
     for values in kept:
         frame = frame_from(values)

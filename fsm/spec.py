@@ -74,6 +74,7 @@ class Spec:
     gm: list
     gaps: list
     tests: dict = field(default_factory=dict)      # rule id -> [test ids]
+    tests_known: bool = True
     vectors: dict = field(default_factory=dict)    # rule id -> [vector ids]
     scenarios: dict = field(default_factory=dict)  # rule id -> [scenario ids]
 
@@ -162,6 +163,7 @@ def load(root: Path | None = None, with_tests: bool = True) -> Spec:
                 div.get("assumptions") or [], div.get("gm") or [], div.get("gaps") or [])
     if with_tests:
         spec.tests = collect_tests(root)
+    spec.tests_known = with_tests   # the links to tests need a checkout
     spec.vectors = collect_cases(sdir / "vectors")
     spec.scenarios = collect_cases(sdir / "scenarios")
     return spec
@@ -537,7 +539,9 @@ def show(spec: Spec, item_id: str, texts: dict | None = None) -> list[str] | Non
         lines = [f"{indent}{rid} ({r.get('kind')}): {r.get('statement')}"]
         lines.append(f"{indent}  transitions: {', '.join(r.get('transitions') or ()) or '-'}")
         lines.append(f"{indent}  guards: {', '.join(r.get('guards') or ()) or '-'}")
-        lines.append(f"{indent}  tests: {', '.join(spec.tests.get(rid, [])) or '-'}")
+        tests = spec.tests.get(rid, []) if spec.tests_known else None
+        lines.append(f"{indent}  tests: " + ("(listed in a checkout of the project)"
+                                             if tests is None else ", ".join(tests) or "-"))
         lines.append(f"{indent}  vectors: {', '.join(sorted(set(spec.vectors.get(rid, [])))) or '-'}")
         return lines
 

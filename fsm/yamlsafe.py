@@ -59,12 +59,40 @@ def _measure(node, path):
     return sizes[id(node)]
 
 
+class TooLarge(yaml.YAMLError):
+    """Raised while composing, as soon as the document has too many nodes."""
+
+
+class _CountingLoader(yaml.SafeLoader):
+    """A safe loader that counts nodes as it composes them, and the depth, so
+    that a huge or deep document is refused before it is built in memory."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._nodes = 0
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise TooLarge(f"more than {MAX_NODES} values")
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise TooLarge(f"nested deeper than {MAX_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 def load_yaml(text: str, path, lines: dict | None = None):
     """Parse ``text``; fill ``lines`` with step index -> (line, column) when given."""
     from .scenario import InputError
 
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_CountingLoader)
+    except TooLarge as exc:
+        raise InputError(path, f"document {exc}; refused") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         raise InputError(path, f"invalid YAML: {exc.problem}",

@@ -88,3 +88,42 @@ def test_spec_check_outside_a_checkout_says_what_it_needs(installed):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "needs a checkout" in lines[0], proc.stderr
+
+
+def test_the_installed_fsm_shows_a_rule_outside_a_checkout(installed):
+    """`fsm spec show` needs no checkout: only its list of tests does."""
+    python, venv, away = installed
+    proc = subprocess.run([str(python), "-m", "fsm", "spec", "show", "4E-IMM-ONCE"],
+                          cwd=away, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "tests: (listed in a checkout of the project)" in proc.stdout
+    assert "4e-immediate-once-per-round" in proc.stdout
+
+
+def test_the_installed_fsm_diagram_check_says_it_needs_a_checkout(installed):
+    """`fsm diagram --check` outside a checkout says so, naming no path in site-packages."""
+    python, venv, away = installed
+    proc = subprocess.run([str(python), "-m", "fsm", "diagram", "--check"], cwd=away,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "checkout" in proc.stderr and "site-packages" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_sdist_carries_what_its_tests_need(tmp_path):
+    """The source distribution holds the conftest, the fake engines, the
+    generated vectors and the committed diagrams."""
+    import tarfile
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        "__pycache__", "*.pyc", ".git", "*.egg-info", "build", "dist"))
+    done = _run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+                 "print(b.build_sdist(sys.argv[1]))", str(tmp_path / "dist")], cwd=src)
+    name = done.stdout.strip().splitlines()[-1]
+    with tarfile.open(tmp_path / "dist" / name) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    for wanted in ("tests/conftest.py", "tests/engines/fake_engine.py",
+                   "diagrams/dnd4e-overview.dot", "spec/TIMING.md", "spec/COVERAGE.json",
+                   "spec/result.schema.json", ".ci/run"):
+        assert wanted in names, wanted
+    assert any(n.startswith("spec/vectors/generated/gen-") for n in names)

@@ -313,7 +313,8 @@ KINDS = ["standard", "move", "free", "reaction", "interrupt", "free-response", "
 @rule("4E-REACTION-WINDOW", "4E-STACK")
 def test_a_reaction_never_answers_a_trigger_whose_owner_has_moved_on(plan):
     """Whatever the timeline, an allowed reaction answers a frame (a) whose
-    owner has had no later frame resolve a part or be lost since, and (b)
+    owner has had no other frame resolve a part or be lost since the frame's
+    latest part resolved, and (b)
     that sits on the stack with nothing unresolved above it but the reaction,
     or is kept open off it (T-OWNER, T-CUT-IN, T-ONE-AT-A-TIME)."""
     ids = ["orc", "ayla", "bob"]
@@ -333,11 +334,13 @@ def test_a_reaction_never_answers_a_trigger_whose_owner_has_moved_on(plan):
         frame = enc.find(v.target_id) or enc.past.get(v.target_id)
         if frame.kind in ("turn-start", "turn-end"):
             continue
-        declared = {e["frame"]: e["step"] for e in enc.log if e["event"] == "declared"}
+        effect = ("resolved", "lost")
+        opened = max(e["step"] for e in enc.log if e["frame"] == frame.id and
+                     (e["event"] in effect or e["event"].startswith("part")))
         took_effect = [e for e in enc.log
                        if e["actor"] == frame.owner and e["kind"] != "event"
-                       and declared.get(e["frame"], 0) > frame.step
-                       and (e["event"] in ("resolved", "lost") or e["event"].startswith("part"))]
+                       and e["frame"] != frame.id and e["step"] > opened
+                       and (e["event"] in effect or e["event"].startswith("part"))]
         assert not took_effect, (data, took_effect)
         if frame in enc.stack:
             above = enc.stack[enc.stack.index(frame) + 1:-1]

@@ -334,3 +334,13 @@ def test_a_log_reports_the_first_forbidden_step(tmp_path, capsys):
     assert main(["check", "--color", "never", str(path)]) == 1
     out = capsys.readouterr().out
     assert f"{path}:7: step 6: kyra reaction is rejected: reaction-used-this-round" in out
+
+
+def test_a_huge_yaml_document_is_refused_while_it_is_composed(tmp_path, capsys):
+    """A YAML file under the byte cap but with a million values is refused
+    once the node limit is passed, not after building it all."""
+    from fsm.cli import main
+    path = tmp_path / "big.yaml"
+    path.write_text("steps:\n" + "- a\n" * 1_000_000)
+    assert main(["check", str(path)]) == 2
+    assert "more than 200000 values" in capsys.readouterr().err
