@@ -237,6 +237,38 @@ def memory() -> dict:
     return out
 
 
+def _timeline(n: int) -> list:
+    """Ordinary turns: actions, answers, moves in two squares, ends of turns."""
+    order, steps, turn = ["c1", "c2", "c3"], [], 0
+    while len(steps) < n:
+        actor, other = order[turn % 3], order[(turn + 1) % 3]
+        steps += [{"actor": actor, "do": "standard"}, {"do": "resolve"},
+                  {"actor": other, "do": "free-response"}, {"do": "resolve"},
+                  {"actor": actor, "do": "move", "squares": 2}, {"do": "resolve"},
+                  {"do": "continue"}, {"do": "resolve"}, {"do": "end-turn"}]
+        turn += 1
+    return steps[:n]
+
+
+def replay_speed(sizes) -> dict:
+    """Scenario replay (fsm.scenario.replay, a verdict expected on every step),
+    steps per second at each size, best of three."""
+    from fsm.scenario import replay
+    out = {}
+    for n in sizes:
+        steps = [dict(s, expect={"verdict": "allowed"}) for s in _timeline(n)]
+        best = float("inf")
+        for _ in range(3):
+            doc = {"format": 1, "id": "bench", "ruleset": "dnd4e", "steps": steps,
+                   "combatants": [{"id": c["id"], "side": c["side"]} for c in COMBATANTS]}
+            start = time.perf_counter()
+            rep = replay(doc)
+            best = min(best, time.perf_counter() - start)
+            assert rep.ok
+        out[n] = n / best
+    return out
+
+
 def suite() -> dict:
     try:
         from fsm import conformance as C
@@ -278,6 +310,12 @@ def table(results: dict) -> str:
         f"{mem['LeanEncounter'] / 1024:.1f} KiB (lean) | "
         f"{mem['Encounter'] / mem['LeanEncounter']:.1f}x | |",
     ]
+    r = results["replay"]
+    sizes = sorted(r)
+    lines.append(f"| scenario replay, {' / '.join(f'{n:,}' for n in sizes)} steps | "
+                 f"{' / '.join(f'{r[n]:,.0f}' for n in sizes)} steps/s | time per step at "
+                 f"{sizes[-1]:,} = {r[sizes[0]] / r[sizes[-1]]:.2f}x that at {sizes[0]:,} "
+                 f"| <= 1.5x |")
     if s["in_process"] is None:
         lines.append("| conformance suite | n/a (fsm conformance not available) | | |")
     else:
@@ -319,6 +357,9 @@ def main(argv=None) -> int:
     results["cold_start"] = cold_start()
     results["memory"] = memory()
     results["suite"] = suite()
+    print("replay...", file=sys.stderr)
+    results["replay"] = replay_speed((1000, 2000) if args.smoke else
+                                     (1000, 10_000, 20_000, 100_000))
     print("exploration...", file=sys.stderr)
     results["exploration"] = exploration(growth + target + pairs, args.jobs)
     print(table(results))

@@ -17,13 +17,14 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     for row in ("| fsm adjudication (Encounter.step) |", "| raw transitions dispatch",
                 "| plain dict table", "| cold start: fsm check one vector |",
                 "| memory per encounter model |", "| conformance suite, ",
-                "| pf2e 2 combatants | 1 at a time |"):
+                "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |"):
         assert row in proc.stdout, row
     figures = json.loads(out.read_text())
     adj = figures["adjudication"]
     assert adj["steps"] > 0 and adj["triggers"] > 0
     assert all(adj[k] > 0 for k in ("fsm", "raw_transitions", "dict_table"))
     assert all(v > 0 for v in figures["cold_start"].values())
+    assert set(figures["replay"]) == {"1000", "2000"} and all(figures["replay"].values())
     from fsm.conformance import collect
     assert figures["suite"]["vectors"] == len(collect(None))
     (walk,) = figures["exploration"]
