@@ -243,3 +243,65 @@ def test_the_readme_sample_is_what_fsm_check_prints(capsys, monkeypatch):
     assert main(["check", "--color", "never",
                  "spec/scenarios/4e-reaction-between-attack-rolls.json"]) == 0
     assert capsys.readouterr().out == block
+
+
+HOSTILE_DOCS = {
+    "ruleset as nested lists": dict(BASE, ruleset=[["dnd4e"]]),
+    "initiative as nested lists": dict(BASE, initiative=[["orc"], "ayla"]),
+    "expect.budgets a number per combatant": dict(BASE, steps=[
+        {"actor": "orc", "do": "standard", "expect": {"budgets": {"orc": 5}}}]),
+    "expect.budgets a list": dict(BASE, steps=[
+        {"actor": "orc", "do": "standard", "expect": {"budgets": [1]}}]),
+    "expect.budgets null per combatant": dict(BASE, steps=[
+        {"actor": "orc", "do": "standard", "expect": {"budgets": {"orc": None}}}]),
+    "expect.rules a number": dict(BASE, steps=[
+        {"actor": "orc", "do": "standard", "expect": {"rules": 5}}]),
+    "expect.notes a number": dict(BASE, steps=[
+        {"actor": "orc", "do": "standard", "expect": {"notes": 5}}]),
+    "a 5000-digit integer": '{"format": 1, "id": "x", "ruleset": "dnd4e", "combatants": '
+                            '[{"id": "orc", "side": "m"}], "steps": [{"actor": "orc", '
+                            '"do": "move", "squares": ' + "9" * 5000 + '}]}',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_DOCS))
+def test_a_hostile_document_is_one_line_and_exit_2(name, tmp_path, capsys):
+    """Each shape that once gave a traceback is now one line with exit 2."""
+    path = _write(tmp_path, HOSTILE_DOCS[name])
+    assert main(["check", path]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(path)
+
+
+def test_a_5000_digit_integer_in_a_log_is_one_line(tmp_path, capsys):
+    """The same in an event log, with the line number."""
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps({"format": 1, "ruleset": "dnd4e",
+                                "combatants": [{"id": "orc", "side": "m"}]}) + "\n" +
+                    '{"actor": "orc", "do": "move", "squares": ' + "9" * 5000 + "}\n")
+    assert main(["check", str(path)]) == 2
+    assert ":2: an integer of 5000 digits" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_a_lone_surrogate_prints_in_every_format(fmt, tmp_path):
+    """A name holding a lone surrogate is printed escaped, never a traceback."""
+    path = tmp_path / "s.json"
+    path.write_text('{"format": 1, "id": "\\ud800", "ruleset": "dnd4e", "combatants": '
+                    '[{"id": "orc", "side": "m"}], "steps": [{"actor": "orc", '
+                    '"do": "standard", "name": "\\udc00"}]}')
+    proc = subprocess.run([sys.executable, "-m", "fsm", "check", "--format", fmt, str(path)],
+                          capture_output=True, text=True, errors="replace")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "\\ud800" in proc.stdout
+
+
+def test_an_unreadable_file_among_the_sources_is_passed_over(tmp_path, capsys):
+    """--sources DIR with an unreadable file in it is read all the same."""
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "mem").symlink_to("/proc/self/mem")
+    (folder / "notes.txt").write_text("not one of the texts")
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-when-hit.json"
+    assert main(["check", "--sources", str(folder), str(path)]) == 0
+    assert "every expectation holds" in capsys.readouterr().out

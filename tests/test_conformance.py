@@ -260,3 +260,21 @@ def test_without_the_generated_vectors_an_order_of_checks_goes_unnoticed():
     hand = [(p, d) for p, d in C.collect(None) if "generated" not in Path(p).parts]
     survivors = [m.id for m, k in score(hand, families=("mistakes",)) if not k]
     assert survivors and all(":order-" in s for s in survivors)
+
+
+@pytest.mark.parametrize("line", [
+    '{"type": "vector", "vector": {"format": 1, "id": "x", "ruleset": [], "combatants": [], '
+    '"steps": []}}',
+    '{"type": "vector", "vector": {"format": 1, "id": "x", "ruleset": "dnd4e", "combatants": '
+    '[{"id": "a", "side": "b"}], "initiative": [["a"]], "steps": []}}',
+    '{"type": "vector", "vector": {"format": 1, "id": "x", "round": ' + "9" * 5000 + '}}',
+    "[" * 200_000 + "]" * 200_000,
+], ids=["ruleset-list", "initiative-nested", "5000-digits", "200k-deep"])
+def test_fsm_serve_answers_bad_input_and_stays_up(line):
+    """A bad line gets an error answer; the next hello is still answered."""
+    proc = subprocess.run([sys.executable, "-m", "fsm", "serve"], capture_output=True,
+                          text=True, input=line + '\n{"type": "hello", "protocol": 1}\n',
+                          timeout=60)
+    first, second = (json.loads(x) for x in proc.stdout.strip().splitlines())
+    assert first["type"] in ("error", "result") and second["type"] == "hello"
+    assert "Traceback" not in proc.stderr

@@ -344,3 +344,17 @@ def test_a_huge_yaml_document_is_refused_while_it_is_composed(tmp_path, capsys):
     path.write_text("steps:\n" + "- a\n" * 1_000_000)
     assert main(["check", str(path)]) == 2
     assert "more than 200000 values" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [
+    (["dnd4e"], [("a", "x")]), ("dnd4e", None), ("dnd4e", 5), ("dnd4e", "ab"),
+    ("dnd4e", [("a",)]), ("dnd4e", [5]), ("dnd4e", [("a", "x")], 5),
+    ("dnd4e", [("a", "x")], [["a"]]), ("dnd4e", [("a", "x")], None, ["x"]),
+    ("dnd4e", [("a", "x", "z")]), ("pf2e", [{"id": "a", "side": "x", "reactions": "2"}]),
+    ("dnd4e", [("a", "x")], None, {5: 1}),
+])
+def test_odd_encounter_arguments_raise_step_error(args):
+    """Whatever is passed to Encounter, a mistake is the documented StepError."""
+    from fsm import Encounter, StepError
+    with pytest.raises(StepError):
+        Encounter(*args)
