@@ -32,10 +32,10 @@ import transitions  # noqa: E402
 from transitions import Machine  # noqa: E402
 
 from fsm import Encounter, StepError  # noqa: E402
-from fsm import table as T  # noqa: E402
-from fsm.encounter import machine_transitions  # noqa: E402
+from fsm.engine import rows as T  # noqa: E402
+from fsm.engine.dispatch import machine_transitions  # noqa: E402
 from fsm.explore import Config, explore  # noqa: E402
-from fsm.lean import LeanEncounter  # noqa: E402
+from fsm.rulesets import RULESETS  # noqa: E402
 from fsm.scenario import load  # noqa: E402
 
 VECTORS = sorted((ROOT / "spec" / "vectors").glob("*.json"))
@@ -74,7 +74,7 @@ def workload(random_timelines: int, seed: int = 4) -> list:
 
 
 def _random_steps(ruleset, rng, length=60) -> list:
-    kinds = list(T.player_steps(ruleset)) + ["resolve"] * 4 + ["end-turn"] * 2
+    kinds = list(RULESETS[ruleset].table.player_steps) + ["resolve"] * 4 + ["end-turn"] * 2
     steps = []
     for _ in range(length):
         step = {"do": rng.choice(kinds)}
@@ -87,6 +87,11 @@ def _random_steps(ruleset, rng, length=60) -> list:
             step["provokes"] = ["c1", "c2", "c3"]
         steps.append(step)
     return steps
+
+
+def LeanEncounter(*args):
+    """An encounter dispatched by the lean table walker instead of ``transitions``."""
+    return Encounter(*args, dispatcher="lean")
 
 
 def _encounters(cls, load_):
@@ -144,7 +149,7 @@ def _bare_machine(ruleset: str):
     """The machine fsm builds, with its guards and effects taken off."""
     model = _Bare()
     bare = [{k: t[k] for k in ("trigger", "source", "dest")}
-            for t in machine_transitions(ruleset)]
+            for t in machine_transitions(RULESETS[ruleset].rows)]
     Machine(model=model, states=list(T.STATES), initial=T.TURN_START, send_event=True,
             auto_transitions=False, ignore_invalid_triggers=False, transitions=bare)
     return model

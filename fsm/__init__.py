@@ -9,9 +9,10 @@ Build an :class:`Encounter`, feed it steps, read verdicts::
     enc.step({"actor": "ayla", "do": "interrupt"})        # rejected: immediate-used-this-round
 """
 
-from .encounter import ALLOWED, GM_VERDICT, REJECTED, Encounter, StepError, Verdict
-from .rulesets import RULESETS
+from .engine import ALLOWED, GM_VERDICT, REJECTED, Encounter, Verdict
+from .errors import FsmError, StepError, TableGap
+from .rulesets import RULESETS, Ruleset
 
-__all__ = ["Encounter", "Verdict", "StepError", "RULESETS", "ALLOWED", "REJECTED",
-           "GM_VERDICT"]
+__all__ = ["Encounter", "Verdict", "StepError", "FsmError", "TableGap", "RULESETS", "Ruleset",
+           "ALLOWED", "REJECTED", "GM_VERDICT"]
 __version__ = "0.1.0"

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from . import jsonsafe
-from .encounter import StepError, TableGap
+from .errors import EngineError, StepError, TableGap
+from .io import jsonsafe
 from .rulesets import RULESETS
 from .scenario import InputError, build, check_document, compare, load
 
@@ -101,9 +101,10 @@ def reference_hello() -> dict:
     }
 
 
-def reference_result(vector: dict) -> dict:
-    """Play a (public) vector on the reference machine; the protocol's result."""
-    enc = build(vector, vector.get("id", "<vector>"))
+def reference_result(vector: dict, ruleset=None) -> dict:
+    """Play a (public) vector on the reference machine (or on ``ruleset``, a
+    Ruleset value with another table); the protocol's result."""
+    enc = build(vector, vector.get("id", "<vector>"), ruleset=ruleset)
     steps = []
     for data in vector["steps"]:
         try:
@@ -192,13 +193,15 @@ def unsupported(doc: dict, hello: dict) -> str | None:
 
 # -- runners -------------------------------------------------------------------------
 
-def run_in_process(vectors) -> list[Outcome]:
+def run_in_process(vectors, ruleset=None) -> list[Outcome]:
+    """Run ``vectors`` on the reference machine, or on ``ruleset`` (a Ruleset
+    value: a mutant's table, say) for the vectors of that ruleset."""
     hello = reference_hello()
     out = []
     for path, doc in vectors:
         start = time.perf_counter()
         try:
-            result = reference_result(public_vector(doc))
+            result = reference_result(public_vector(doc), ruleset)
         except InputError as exc:
             out.append(Outcome(doc.get("id", path), path, FAIL, exc.render()))
             continue
@@ -214,10 +217,6 @@ def run_in_process(vectors) -> list[Outcome]:
                            problems[0] if problems else "", time.perf_counter() - start,
                            problems))
     return out
-
-
-class EngineError(Exception):
-    """The engine crashed, hung, or said something that is not the protocol."""
 
 
 MAX_LINE = 4 * 1024 * 1024        # bytes in one line from an engine (spec/PROTOCOL.md)

@@ -26,8 +26,8 @@ import json
 import os
 from dataclasses import dataclass, replace
 
-from .encounter import REJECTED, Encounter
-from .explore import AuditedLean, Config, Explorer, answerer_sets, combatants_for
+from .engine import REJECTED, Encounter
+from .explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
 from .rulesets import RULESETS
 
 # The bounds of the generated suite: three combatants (an ally and an enemy
@@ -36,44 +36,39 @@ from .rulesets import RULESETS
 BOUNDS = {name: dict(combatants=3, rounds=1, depth=2, responders=1) for name in RULESETS}
 
 
-class WitnessingLean(AuditedLean):
-    """An engine that notes, for each step, the keys it reaches."""
+class WitnessObserver(AuditObserver):
+    """The audit's observer, noting for each step the keys it reaches."""
 
-    def step(self, data):
+    def reset(self):
+        super().reset()
         self.reached = []
-        self._pair = None
-        verdict = super().step(data)
-        phase, kind, _ = self.decided
-        self.reached.append(("decide", phase, kind, verdict.verdict, verdict.reason))
+
+    def on_deciding(self, enc, st, rule):
+        super().on_deciding(enc, st, rule)
+        self._phase, self._pair = enc.state, self._precedence(enc, st, rule)
+
+    def on_decided(self, enc, st, verdict):
+        self.reached.append(("decide", self._phase, st.kind, verdict.verdict, verdict.reason))
         if self._pair is not None and verdict.verdict == REJECTED:
             self.reached.append(self._pair)
-        return verdict
 
-    def _decide(self, st, snap):
-        self._pair = self._precedence(st)
-        return super()._decide(st, snap)
+    def on_transition(self, enc, trigger, source, dest, st):
+        if trigger in enc.ruleset.table.machine_triggers:
+            self.reached.append(("machine", source, trigger, dest))
 
-    def _fire(self, trigger, st):
-        before = self.state
-        fired = super()._fire(trigger, st)
-        if fired:
-            self.reached.append(("machine", before, trigger, self.state))
-        return fired
-
-    def _precedence(self, st):
-        """(precedence, row, first, second) when the first failing check of the
-        deciding row is followed by another that fails too."""
-        pair = (self.state, st.trigger)
-        refusal = self._refusals.get(pair)
-        rule = refusal or (self._rows.get(pair) or (None,))[0]
+    @staticmethod
+    def _precedence(enc, st, rule):
+        """(precedence, step, row or refused, first, second) when the first
+        failing check of the deciding row is followed by another that fails too."""
         if rule is None:
             return None
+        where = "refused" if enc.refusal_for(enc.state, st.trigger) is rule else "row"
         guards = rule.guards
         for k, (fn, _) in enumerate(guards):
-            if fn(self, st) is False:
-                if k + 1 < len(guards) and guards[k + 1][0](self, st) is False:
-                    return ("precedence", rule.step, "refused" if refusal else "row",
-                            fn.__name__, guards[k + 1][0].__name__)
+            if fn(enc, st) is False:
+                if k + 1 < len(guards) and guards[k + 1][0](enc, st) is False:
+                    return ("precedence", rule.step, where, fn.__name__,
+                            guards[k + 1][0].__name__)
                 return None
         return None
 
@@ -83,12 +78,14 @@ class Witnessing(Explorer):
 
     def __init__(self, cfg):
         super().__init__(cfg)
-        self.enc = WitnessingLean(cfg.ruleset, self.combatants, options=cfg.options)
+        self.observer = WitnessObserver()
+        self.observer.reset()
+        self.enc.observer = self.observer
         self.found: dict = {}
 
     def _audit_decided(self, index, move):
         super()._audit_decided(index, move)
-        for key in self.enc.reached:
+        for key in self.observer.reached:
             if key not in self.found:
                 self.found[key] = (index, move)
 

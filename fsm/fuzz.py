@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from .conformance import Engine, EngineError, judge, public_vector, unsupported
-from .encounter import Encounter
+from .engine import Encounter
 from .explore import Alphabet, Config, combatants_for
 from .rulesets import RULESETS
 
@@ -124,7 +124,7 @@ def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
     engine = Engine(command, timeout)
     try:
         hello = hello or engine.start()
-    except EngineError as exc:
+    except EngineError:
         engine.stop()
         raise
     probe = _Probe(engine)

@@ -96,7 +96,7 @@ def pytest_collection_modifyitems(session, config, items):
     if not spec:
         return
     from .conformance import ENGINE_FACTS, collect, reference_hello
-    from .scenario import InputError
+    from .errors import InputError
 
     run, hello = _load_adapter(spec)
     if hello is None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from .terminal import safe
-from .yamlsafe import project_yaml
+from .io.terminal import safe
+from .io.yamlsafe import project_yaml
 
 
 class Citations:

@@ -6,14 +6,13 @@ The same format serves ``fsm check`` scenarios, conformance vectors and
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
-from . import jsonsafe
-from .encounter import Encounter, StepError, Verdict
+from .engine import Encounter, Verdict
+from .errors import InputError, StepError
+from .io import jsonsafe
 from .rulesets import RULESETS
-from .terminal import safe
 
 FORMAT = 1
 TOP_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "options",
@@ -21,29 +20,6 @@ TOP_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "o
 EXPECT_FIELDS = {"verdict", "reason", "rules", "budgets", "resolved", "lost", "disrupted",
                  "state", "round", "active", "initiative", "stack", "notes"}
 MAX_BYTES = 8 * 1024 * 1024
-
-
-class InputError(Exception):
-    """Bad input: one line naming the file, the step and what is wrong."""
-
-    def __init__(self, path, message, step=None, line=None, column=None):
-        self.path = path
-        self.message = message
-        self.step = step
-        self.line = line
-        self.column = column
-        super().__init__(self.render())
-
-    def render(self) -> str:
-        """One line, whatever the path and message hold (see fsm.terminal)."""
-        where = safe(self.path)
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.column is not None:
-                where += f":{self.column}"
-        if self.step is not None:
-            where += f": step {self.step}"
-        return f"{where}: {safe(self.message)}"
 
 
 @dataclass
@@ -106,7 +82,7 @@ def load_source(path) -> tuple[dict, dict]:
 def parse_text(text: str, path="<input>", lines: dict | None = None) -> dict:
     ext = os.path.splitext(str(path))[1].lower()
     if ext in (".yaml", ".yml"):
-        from .yamlsafe import load_yaml
+        from .io.yamlsafe import load_yaml
         return load_yaml(text, path, lines)
     try:
         doc = jsonsafe.loads(text, MAX_DEPTH)
@@ -194,17 +170,18 @@ def check_document(doc, path) -> None:
         raise InputError(path, "'initiative' must be a list of combatant ids")
 
 
-def build(doc, path) -> Encounter:
+def build(doc, path, ruleset=None) -> Encounter:
+    """The encounter a document sets up (on ``ruleset``, a Ruleset value, when given)."""
     check_document(doc, path)
     for i, c in enumerate(doc["combatants"], 1):
         if not isinstance(c, dict):
             raise InputError(path, f"combatant {i} must be an object with id and side")
-        extra = set(c) - {"id", "side", "name", *RULESETS[doc["ruleset"]].combatant_fields}
+        extra = set(c) - {"id", "side", "name", *RULESETS[doc["ruleset"]].fighter.FIELDS}
         if extra:
             raise InputError(path, f"combatant {c.get('id', i)}: unknown field "
                                    f"{sorted(extra)[0]!r}")
     try:
-        return Encounter(doc["ruleset"], doc["combatants"], doc.get("initiative"),
+        return Encounter(ruleset or doc["ruleset"], doc["combatants"], doc.get("initiative"),
                          doc.get("options"))
     except StepError as exc:
         raise InputError(path, str(exc)) from None

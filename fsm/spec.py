@@ -22,8 +22,8 @@ from pathlib import Path
 
 import yaml
 
-from . import table as T
-from .yamlsafe import project_yaml
+from .errors import SpecError
+from .io.yamlsafe import project_yaml
 from .rulesets import RULESETS
 
 KINDS = {"rule", "definition", "example", "heading", "list-label", "flavour",
@@ -33,34 +33,7 @@ ID_RE = re.compile(r"^(?P<source>[a-z0-9-]+)\.(?P<n>\d{3})$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
-DATA_NAME = "fsm-triggered-actions"     # <prefix>/share/<DATA_NAME>/spec in an installed wheel
-
-
-def installed_roots() -> list:
-    """Where an installed wheel may have put spec/: <prefix>/share/fsm-triggered-actions
-    for the interpreter's prefix, its install schemes and the user scheme."""
-    import sysconfig
-    prefixes = [sys.prefix, sysconfig.get_path("data")]
-    try:
-        prefixes.append(sysconfig.get_path("data", f"{os.name}_user"))
-    except KeyError:
-        pass
-    out = []
-    for p in prefixes:
-        root = Path(p) / "share" / DATA_NAME
-        if p and root not in out:
-            out.append(root)
-    return out
-
-
-def default_root() -> Path:
-    """The folder holding spec/: the checkout the package runs from, else the
-    copy an installed wheel carries, else the current directory."""
-    here = Path(__file__).resolve().parent.parent
-    for root in (here, *installed_roots()):
-        if (root / "spec" / "rules.yaml").exists():
-            return root
-    return Path.cwd()
+from .paths import DATA_NAME, default_root, installed_roots  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -90,10 +63,6 @@ class Spec:
         for group in ("divergences", "assumptions", "gm", "gaps"):
             for e in getattr(self, group):
                 yield group, e
-
-
-class SpecError(Exception):
-    """A spec file that cannot be read: one line, file and what is wrong."""
 
 
 def _yaml(path: Path):
@@ -173,7 +142,8 @@ def load(root: Path | None = None, with_tests: bool = True) -> Spec:
 
 def table_links(ruleset: str) -> dict:
     """rule id -> (set of transition names, set of guard names) in the table."""
-    rows, refusals = T.TABLES[ruleset]
+    rs = RULESETS[ruleset]
+    rows, refusals = rs.rows, rs.refusals
     links: dict = {}
     for r in (*rows, *refusals):
         for rid in r.rules:
@@ -290,7 +260,7 @@ def check(spec: Spec, texts: dict | None = None, map_text: str | None = None) ->
             add(f"source {src}: has no sentence entries")
 
     # rules against the machine, the tests and the vectors
-    links = {rs: table_links(rs) for rs in T.TABLES}
+    links = {rs: table_links(rs) for rs in RULESETS}
     cited = {}
     for group, e in spec.entries():
         for rid in e.get("rules") or ():
@@ -369,8 +339,11 @@ def check(spec: Spec, texts: dict | None = None, map_text: str | None = None) ->
                 add(f"{where}: option {opt.get('name')!r} is not an option of {sorted(rsets)}")
         if group == "divergences":
             readings = e.get("readings") or {}
-            if set(readings) != {"cs-4e", "fr-4e"}:
-                add(f"{where}: give the reading of both cs-4e and fr-4e")
+            wanted = {src for rid in e.get("rules") or () if rid in rules
+                      for src in RULESETS[rules[rid]["ruleset"]].readings}
+            if set(readings) != wanted:
+                add(f"{where}: give the reading of each of {', '.join(sorted(wanted)) or 'no'} "
+                    f"text")
 
     # fingerprints and tiling, given the texts
     if texts is not None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from . import table as T
+from .engine.rows import MACHINE, PLAYER, STATES
+from .rulesets import RULESETS
 
 CLAUSE = re.compile(r"^### (T-[A-Z0-9-]+)\s*$")
 MENTION = re.compile(r"\bT-[A-Z][A-Z0-9-]*[A-Z0-9]\b")
@@ -52,8 +53,8 @@ def table_names() -> dict:
     """Every name the table gives: step names, guard names and effect names,
     each with what it is."""
     names: dict = {}
-    for rows, refusals in T.TABLES.values():
-        for r in (*rows, *refusals):
+    for rs in RULESETS.values():
+        for r in (*rs.rows, *rs.refusals):
             names.setdefault(r.step, "step")
             for fn, _ in r.guards:
                 names.setdefault(fn.__name__, "guard")
@@ -65,14 +66,12 @@ def table_names() -> dict:
 def timing_names() -> set:
     """What the timing document must show: every machine row's step, guards and
     effects, and every effect that closes or keeps windows on a player's row."""
-    from . import effects as fx
-
     wanted = set()
-    window_effects = {fx.owner_moves_on.__name__, fx.next_part.__name__,
-                      fx.resolve_part.__name__, fx.keep_window.__name__}
-    for rows, _ in T.TABLES.values():
-        for r in rows:
-            if r.by == T.MACHINE:
+    window_effects = {"owner_moves_on", "next_part", "resolve_part", "keep_window",
+                      "close_part_window", "close_part_window_if_strict"}
+    for rs in RULESETS.values():
+        for r in rs.rows:
+            if r.by == MACHINE:
                 wanted.add(r.step)
                 wanted.update(fn.__name__ for fn, _ in r.guards)
                 wanted.update(fn.__name__ for fn in r.effects)
@@ -128,7 +127,7 @@ def _check_words(fn) -> str:
 
 
 def _phases(sources) -> str:
-    return ", ".join(f"`{s}`" for s in T.STATES if s in sources)
+    return ", ".join(f"`{s}`" for s in STATES if s in sources)
 
 
 def render_precedence() -> str:
@@ -146,13 +145,14 @@ def render_precedence() -> str:
         "A *refused* line has no way to pass: one of its checks always fails there.",
         "",
     ]
-    for ruleset, (rows, refusals) in T.TABLES.items():
+    for ruleset, rs in RULESETS.items():
+        rows, refusals = rs.rows, rs.refusals
         lines += [f"## {ruleset}", ""]
-        for kind in T.player_steps(ruleset):
+        for kind in rs.player_steps:
             lines += [f"### {kind}", "", "| phases | outcome | checks, in order |",
                       "|---|---|---|"]
             for r in rows:
-                if r.step == kind and r.by == T.PLAYER:
+                if r.step == kind and r.by == PLAYER:
                     checks = ", ".join(_check_words(fn) for fn, _ in r.guards) or "none"
                     lines.append(f"| {_phases(r.sources)} | allowed unless a check fails | "
                                  f"{checks} |")

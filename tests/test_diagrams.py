@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from fsm import diagrams as D
-from fsm import table as T
+from fsm.engine import rows as T
+from fsm.rulesets import RULESETS
 from fsm.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ def label_of(attrs: str) -> str:
 
 
 def steps_in(attrs: str, ruleset: str) -> set:
-    names = {row.step for row in T.TABLES[ruleset][0]}
+    names = {row.step for row in RULESETS[ruleset].rows}
     return words(label_of(attrs)) & names
 
 
@@ -54,7 +55,7 @@ def test_every_table_row_is_an_edge_of_the_overview(ruleset):
     """Each row leaves each of its phases on an edge labelled with its step; a row
     that leaves every trigger-open phase is drawn once, from their box."""
     drawn = edges(D.machine_source(ruleset, "overview", "graphviz"))
-    for row in T.TABLES[ruleset][0]:
+    for row in RULESETS[ruleset].rows:
         for source in row.sources:
             tail = tail_for(row, source)
             assert any(t == tail and h == row.dest and row.step in steps_in(a, ruleset)
@@ -64,7 +65,7 @@ def test_every_table_row_is_an_edge_of_the_overview(ruleset):
 @pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
 def test_the_overview_invents_no_edge(ruleset):
     """Every step on every edge is a row of the table from that tail to that head."""
-    rows = T.TABLES[ruleset][0]
+    rows = RULESETS[ruleset].rows
     for tail, head, attrs in edges(D.machine_source(ruleset, "overview", "graphviz")):
         for step in steps_in(attrs, ruleset):
             assert any(r.step == step and r.dest == head and
@@ -76,7 +77,7 @@ def test_the_overview_invents_no_edge(ruleset):
 def test_refusal_rows_are_not_drawn(ruleset):
     """No edge carries a step out of a phase where a refusal row forbids it."""
     drawn = edges(D.machine_source(ruleset, "overview", "graphviz"))
-    for refusal in T.TABLES[ruleset][1]:
+    for refusal in RULESETS[ruleset].refusals:
         for source in refusal.sources:
             tails = {source, D.BOX} if source in T.TRIGGERED else {source}
             assert not any(t in tails and refusal.step in steps_in(a, ruleset)
@@ -86,14 +87,14 @@ def test_refusal_rows_are_not_drawn(ruleset):
 def test_the_box_holds_exactly_the_trigger_open_phases():
     """The shaded box holds the phases where a trigger is open, and the box's tail."""
     dot = D.machine_source("dnd4e", "overview", "graphviz")
-    inside = dot.split(f"subgraph {D.CLUSTER} {{", 1)[1].split("\t}", 1)[0]
+    inside = dot.split(f"subgraph {D.model.CLUSTER} {{", 1)[1].split("\t}", 1)[0]
     assert set(nodes(inside)) == {*T.TRIGGERED, D.BOX}
 
 
 @pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
 def test_machine_steps_are_dashed_and_player_steps_are_not(ruleset):
     """close and next-turn edges are dashed; edges of player steps are solid."""
-    machine = {r.step for r in T.TABLES[ruleset][0] if r.by == T.MACHINE}
+    machine = {r.step for r in RULESETS[ruleset].rows if r.by == T.MACHINE}
     for _, _, attrs in edges(D.machine_source(ruleset, "overview", "graphviz")):
         steps = steps_in(attrs, ruleset)
         assert ("style=dashed" in attrs) == bool(steps & machine), attrs
@@ -104,8 +105,8 @@ def test_the_windows_view_names_every_guard_with_its_rule_ids(ruleset):
     """Each player row at a window has a card listing each guard and its rule ids."""
     cards = {n: a for n, a in nodes(D.machine_source(ruleset, "windows", "graphviz")).items()
              if n.startswith("c_")}
-    for row in T.TABLES[ruleset][0]:
-        if row.by != T.PLAYER or not ({row.dest, *row.sources} & set(D.WINDOWS)):
+    for row in RULESETS[ruleset].rows:
+        if row.by != T.PLAYER or not ({row.dest, *row.sources} & set(D.model.WINDOWS)):
             continue
         card = next(a for a in cards.values() if f"<B>{row.step}</B>" in a)
         for fn, rules in row.guards:
@@ -154,10 +155,10 @@ def _copy_of_diagrams(tmp_path) -> Path:
 def test_check_fails_when_the_table_changes_without_regenerating(tmp_path, monkeypatch,
                                                                  capsys):
     """Dropping one guard from one row makes --check fail and name the stale pictures."""
-    rows, refusals = T.TABLES["dnd4e"]
+    rows = RULESETS["dnd4e"].rows
     changed = tuple(dataclasses.replace(r, guards=r.guards[:-1]) if r.step == "standard"
                     else r for r in rows)
-    monkeypatch.setitem(T.TABLES, "dnd4e", (changed, refusals))
+    monkeypatch.setitem(RULESETS, "dnd4e", RULESETS["dnd4e"].with_table(changed))
     assert main(["diagram", "--check", "--dir", str(_copy_of_diagrams(tmp_path))]) == 1
     out = capsys.readouterr().out
     assert "stale: dnd4e-overview.dot" in out and "stale: dnd4e-windows.mmd" in out
@@ -200,7 +201,7 @@ def test_a_scenario_path_highlights_exactly_the_visited_phases():
     """The shift-away example visits every phase but turn_end, and only those are lit."""
     _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
     dot = D.machine_source("dnd4e", "overview", "graphviz", trace)
-    lit = {n for n, a in nodes(dot).items() if D.FILL["visited"] in a}
+    lit = {n for n, a in nodes(dot).items() if D.model.FILL["visited"] in a}
     assert lit == set(trace.visited_states()) == set(T.STATES) - {T.TURN_END}
 
 
@@ -208,7 +209,7 @@ def test_a_scenario_path_numbers_the_steps_on_the_edges_they_took():
     """Taken edges are red and carry the numbers of the steps that took them."""
     _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
     drawn = edges(D.machine_source("dnd4e", "overview", "graphviz", trace))
-    taken = {(t, h): a for t, h, a in drawn if D.PATH_INK in a and "penwidth" in a}
+    taken = {(t, h): a for t, h, a in drawn if D.model.PATH_INK in a and "penwidth" in a}
     assert set(taken) == {(T.TURN_START, T.ACTING), (T.ACTING, T.BEFORE), (D.BOX, T.BEFORE),
                           (T.BEFORE, T.AFTER), (T.AFTER, T.BEFORE)}
     assert "step 2" in taken[(D.BOX, T.BEFORE)]          # the interrupt

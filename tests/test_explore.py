@@ -19,13 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fsm import Encounter, StepError
-from fsm import encounter as E
-from fsm import guards as g
-from fsm import table as T
 from fsm.cli import main
+from fsm.engine.guard import GUARDS
 from fsm.explore import (CLOSED, Config, Explorer, canonical, explore, thaw,
                          write_counterexample)
-from fsm.lean import LeanEncounter
+from fsm.rulesets import RULESETS
 from fsm.scenario import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,10 +54,7 @@ def seed(monkeypatch):
     """Install a changed table for one ruleset until the test ends."""
 
     def install(ruleset, rows=None, refusals=None):
-        old_rows, old_refusals = T.TABLES[ruleset]
-        monkeypatch.setitem(T.TABLES, ruleset, (rows or old_rows, refusals or old_refusals))
-        monkeypatch.setattr(E, "_INDEX_CACHE", {})
-        monkeypatch.setattr(E, "_TRANSITIONS_CACHE", {})
+        monkeypatch.setitem(RULESETS, ruleset, RULESETS[ruleset].with_table(rows, refusals))
 
     return install
 
@@ -81,7 +76,7 @@ def _outcome(enc, data):
 
 def _both(doc):
     args = (doc["ruleset"], doc["combatants"], doc.get("initiative"), doc.get("options"))
-    return Encounter(*args), LeanEncounter(*args)
+    return Encounter(*args), Encounter(*args, dispatcher="lean")
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -94,7 +89,7 @@ def test_lean_dispatch_gives_the_machines_verdicts_on_every_vector(path):
         assert _outcome(machine, data) == _outcome(lean, data), data
 
 
-STEP_KINDS = {"dnd4e": T.player_steps("dnd4e"), "pf2e": T.player_steps("pf2e")}
+STEP_KINDS = {name: rs.table.player_steps for name, rs in RULESETS.items()}
 
 
 @st.composite
@@ -137,9 +132,9 @@ def test_lean_dispatch_gives_the_machines_verdicts_on_random_timelines(timeline)
 
 def test_lean_dispatch_follows_a_changed_table(seed):
     """The lean engine reads the rows of the table in force, not a copy."""
-    rows, _ = T.TABLES["dnd4e"]
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(g.immediate_unused)))
-    enc = LeanEncounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes")])
+    rows = RULESETS["dnd4e"].rows
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
+    enc = Encounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes")], dispatcher="lean")
     for data in ({"actor": "orc", "do": "standard"}, {"actor": "ayla", "do": "interrupt"},
                  {"do": "resolve"}):
         enc.step(data)
@@ -219,8 +214,8 @@ def test_a_broken_immediate_guard_gives_a_counterexample_fsm_check_replays(seed,
     """With "one immediate action per round" switched off, the explorer reports
     a second immediate action; the vector it writes fails fsm check on the
     broken table and passes on the real one."""
-    rows, _ = T.TABLES["dnd4e"]
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(g.immediate_unused)))
+    rows = RULESETS["dnd4e"].rows
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
     report = explore(_small("dnd4e"))
     assert report.violation.problem.invariant == "two-immediate-actions"
     assert report.violation.verdicts[-1] == "allowed"
@@ -228,17 +223,15 @@ def test_a_broken_immediate_guard_gives_a_counterexample_fsm_check_replays(seed,
     doc = json.loads(Path(path).read_text())
     assert doc["steps"][-1]["expect"] == {"verdict": "rejected"}
     assert main(["check", path]) == 1
-    T.TABLES["dnd4e"] = (rows, T.TABLES["dnd4e"][1])
-    E._INDEX_CACHE.clear()
-    E._TRANSITIONS_CACHE.clear()
+    seed("dnd4e", rows)
     assert main(["check", path]) == 0
 
 
 def test_a_broken_standard_slot_drives_a_budget_below_zero(seed):
     """With the standard-action slot never checked, a second standard action
     leaves a budget below zero."""
-    rows, _ = T.TABLES["dnd4e"]
-    seed("dnd4e", _swap_guard(rows, "standard_slot", _always_true(g.standard_slot)))
+    rows = RULESETS["dnd4e"].rows
+    seed("dnd4e", _swap_guard(rows, "standard_slot", _always_true(GUARDS["standard_slot"])))
     report = explore(_small("dnd4e"))
     assert report.violation.problem.invariant == "budget-below-zero"
 
@@ -246,9 +239,9 @@ def test_a_broken_standard_slot_drives_a_budget_below_zero(seed):
 def test_a_broken_one_free_action_per_trigger_guard_is_found(seed):
     """With PF2's one free action per trigger switched off, a creature's second
     free action on one trigger is reported."""
-    rows, _ = T.TABLES["pf2e"]
+    rows = RULESETS["pf2e"].rows
     seed("pf2e", _swap_guard(rows, "one_free_per_trigger",
-                             _always_true(g.one_free_per_trigger)))
+                             _always_true(GUARDS["one_free_per_trigger"])))
     report = explore(_small("pf2e"))
     assert report.violation.problem.invariant == "two-answers-on-one-trigger"
 
@@ -260,8 +253,8 @@ def test_a_rejection_that_changes_the_encounter_is_found(seed):
         enc.fighters[st.actor].minor = 0
         return st.actor == enc.active
 
-    spending_own_turn.info = g.own_turn.info
-    rows, refusals = T.TABLES["dnd4e"]
+    spending_own_turn.info = GUARDS["own_turn"].info
+    rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
     seed("dnd4e", _swap_guard(rows, "own_turn", spending_own_turn),
          _swap_guard(refusals, "own_turn", spending_own_turn))
     report = explore(_small("dnd4e"))
@@ -271,7 +264,7 @@ def test_a_rejection_that_changes_the_encounter_is_found(seed):
 def test_the_audit_reports_a_situation_no_row_decides(seed):
     """Without the refusals of a standard action outside turn_acting, the audit
     lists (turn_start, standard) as undefined, and the walk stops there."""
-    rows, refusals = T.TABLES["dnd4e"]
+    rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
     seed("dnd4e", refusals=tuple(r for r in refusals if r.step != "standard"))
     report = explore(_small("dnd4e", depth=1, max_states=2000))
     found = {(f.kind, f.phase, f.step) for f in report.audit.gaps}
@@ -282,8 +275,8 @@ def test_the_audit_reports_a_situation_no_row_decides(seed):
 def test_the_audit_reports_two_close_rows_firing_at_once(seed):
     """When a routing guard of the machine's close rows always passes, two rows
     could close the same frame: the audit calls it ambiguous."""
-    rows, _ = T.TABLES["pf2e"]
-    seed("pf2e", _swap_guard(rows, "parent_is_turn", _always_true(g.parent_is_turn)))
+    rows = RULESETS["pf2e"].rows
+    seed("pf2e", _swap_guard(rows, "parent_is_turn", _always_true(GUARDS["parent_is_turn"])))
     gaps = explore(_small("pf2e")).audit.gaps
     assert any(f.kind == "ambiguous" and f.step == "close" for f in gaps)
 
@@ -314,8 +307,8 @@ def test_fsm_explore_exits_0_on_a_clean_walk_and_prints_json(capsys):
 
 def test_fsm_explore_exits_1_and_writes_the_counterexample(seed, tmp_path, capsys):
     """A broken guard makes fsm explore exit 1 and name the vector it wrote."""
-    rows, _ = T.TABLES["dnd4e"]
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(g.immediate_unused)))
+    rows = RULESETS["dnd4e"].rows
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
     code = main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1",
                  "--responders", "1", "--jobs", "1", "--out", str(tmp_path)])
     out = capsys.readouterr().out

@@ -10,7 +10,7 @@ import pytest
 
 from fsm import spec as S
 from fsm.cli import main
-from fsm.guards import GUARDS
+from fsm.engine.guard import GUARDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")

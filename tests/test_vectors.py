@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 import yaml
 
-from fsm import table as T
+from fsm.engine import rows as T
 from fsm.rulesets import RULESETS
 from fsm.scenario import build, replay
 
@@ -82,8 +82,8 @@ def _guarded_rules():
     rows give no verdict of their own: their "always" and "never" mutants,
     each killed by some vector (test_conformance), show both directions."""
     out = set()
-    for rows, refusals in T.TABLES.values():
-        for r in (*rows, *refusals):
+    for rs in RULESETS.values():
+        for r in (*rs.rows, *rs.refusals):
             if getattr(r, "by", T.PLAYER) == T.MACHINE:
                 continue
             for _, rules in r.guards:

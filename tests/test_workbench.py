@@ -182,7 +182,7 @@ MALFORMED = {
     "zero squares": (_with(steps=[{"actor": "orc", "do": "move", "squares": 0}]),
                      "squares must be an integer"),
     "cost on a 4e action": (_with(steps=[{"actor": "orc", "do": "standard", "cost": 2}]),
-                            "'cost' applies to activities only"),
+                            "unknown field 'cost'"),
     "unknown trigger id": (_with(steps=[{"actor": "orc", "do": "standard"},
                                         {"actor": "ayla", "do": "interrupt", "to": "clb"}]),
                            "no trigger has the id 'clb'"),

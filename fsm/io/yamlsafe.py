@@ -25,7 +25,7 @@ def project_yaml(stream):
 
 
 def _measure(node, path):
-    from .scenario import InputError
+    from ..errors import InputError
 
     sizes = {}
     stack = [(node, 1, False)]
@@ -87,7 +87,7 @@ class _CountingLoader(yaml.SafeLoader):
 
 def load_yaml(text: str, path, lines: dict | None = None):
     """Parse ``text``; fill ``lines`` with step index -> (line, column) when given."""
-    from .scenario import InputError
+    from ..errors import InputError
 
     try:
         node = yaml.compose(text, Loader=_CountingLoader)

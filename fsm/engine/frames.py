@@ -2,9 +2,8 @@
 
 Everything here is plain data with cheap copies, so that a step the rules
 reject can be undone exactly (snapshot / restore) without copying the
-``transitions`` machine. Nothing in this module decides a rule: the guards in
-:mod:`fsm.guards` read these values and the effects in :mod:`fsm.effects`
-change them.
+``transitions`` machine. Nothing in this module decides a rule: each
+ruleset's guards read these values and its effects change them.
 """
 
 from __future__ import annotations
@@ -110,61 +109,71 @@ class Frame:
 
 
 class Fighter:
-    """A combatant and every budget either ruleset keeps for it."""
+    """A combatant: its id and side, how many of its turns have started, and
+    the budgets its ruleset keeps (a subclass of each ruleset adds slots)."""
 
-    __slots__ = (
-        "id", "side",
-        # D&D 4e: action slots of the current (or next) own turn
-        "standard", "move", "minor",
-        "immediate_used", "immediate_turn", "opportunity_turn",
-        "free_turn", "free_count", "readied", "readied_turn",
-        # Pathfinder 2e
-        "actions", "actions_max", "reactions", "reactions_max",
-        # both
-        "turns_started",
-    )
+    __slots__ = ("id", "side", "turns_started")
 
-    def __init__(self, id: str, side: str, *, actions: int = 3, reactions: int = 1):
+    # combatant fields a scenario may set, with (lowest, highest) values
+    FIELDS: dict = {}
+
+    def __init__(self, id: str, side: str, **fields):
         self.id = id
         self.side = side
-        self.standard = 1
-        self.move = 1
-        self.minor = 1
-        self.immediate_used = False
-        self.immediate_turn = -1
-        self.opportunity_turn = -1
-        self.free_turn = -1
-        self.free_count = 0
-        self.readied = None
-        self.readied_turn = -1
-        self.actions = actions
-        self.actions_max = actions
-        self.reactions = reactions
-        self.reactions_max = reactions
         self.turns_started = 0
 
     def values(self) -> tuple:
-        return fighter_values(self)
+        return _slots_of(type(self))[0](self)
 
     def restore(self, values: tuple) -> None:
-        set_fighter(self, values)
+        _slots_of(type(self))[1](self, values)
 
 
 # -- every slot at once: snapshots are taken before most steps, so these are hot --
 
-def _slot_setter(cls):
-    """``set(obj, values)`` assigning every slot of ``cls`` in one statement
-    (generated from ``__slots__``: a setattr loop costs several times more)."""
-    targets = ", ".join(f"obj.{slot}" for slot in cls.__slots__)
+def _slot_setter_for(slots):
+    """``set(obj, values)`` assigning every slot in one statement (generated:
+    a setattr loop costs several times more)."""
+    targets = ", ".join(f"obj.{slot}" for slot in slots) + ","
     namespace: dict = {}
     exec(f"def set_slots(obj, values):\n    {targets} = values\n", namespace)
     return namespace["set_slots"]
 
 
+def _slot_setter(cls):
+    return _slot_setter_for(cls.__slots__)
+
+
+def all_slots(cls) -> tuple:
+    """Every slot of ``cls`` and of its bases, bases first."""
+    out = []
+    for klass in reversed(cls.__mro__):
+        out.extend(getattr(klass, "__slots__", ()))
+    return tuple(dict.fromkeys(out))
+
+
+_SLOTS: dict = {}
+
+
+def _slots_of(cls):
+    """(getter of every slot as a tuple, setter of every slot) for ``cls``."""
+    pair = _SLOTS.get(cls)
+    if pair is None:
+        slots = all_slots(cls)
+        pair = _SLOTS[cls] = (attrgetter(*slots), _slot_setter_for(slots))
+    return pair
+
+
+def fighter_values(fighter) -> tuple:
+    return _slots_of(type(fighter))[0](fighter)
+
+
+def set_fighter(fighter, values) -> None:
+    _slots_of(type(fighter))[1](fighter, values)
+
+
 frame_values = attrgetter(*Frame.__slots__)        # frame -> tuple of its slots
-fighter_values = attrgetter(*Fighter.__slots__)    # fighter -> tuple of its slots
 set_frame = _slot_setter(Frame)
-set_fighter = _slot_setter(Fighter)
 
 
 def frame_from(values) -> Frame:

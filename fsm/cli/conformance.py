@@ -1,0 +1,217 @@
+"""fsm conformance (run, generate, fuzz), fsm mutate and fsm serve: the
+conformance suite and what certifies it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..errors import EngineError, InputError
+from ..paths import default_root
+from .common import cpus, seconds, write_report
+
+
+def add_parser(sub) -> None:
+    conf = sub.add_parser(
+        "conformance", help="run the conformance vectors against the reference or an engine",
+        description="Run conformance vectors and report each as passed, failed or skipped.",
+        epilog=EPILOG_CONFORMANCE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    conf.add_argument("paths", nargs="*", metavar="PATH",
+                      help="vector files or folders, searched to any depth (default: "
+                           "spec/vectors, generated ones included, and spec/scenarios)")
+    conf.add_argument("--program", metavar="CMD",
+                      help="an engine to test, started once (e.g. \"fsm serve\")")
+    conf.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
+                      help="seconds an engine may take per vector (default 10)")
+    conf.add_argument("--json", action="store_true",
+                      help="print the outcomes, and each rule's status, as JSON on stdout "
+                           "(the summary line then goes to stderr)")
+    conf.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    conf.add_argument("--report", metavar="FILE",
+                      help="also write a compatibility report by rule id: HTML for "
+                           "*.html, Markdown otherwise")
+    conf.add_argument("-v", "--verbose", action="store_true", help="list passed vectors too")
+    conf.add_argument("--generate", action="store_true",
+                      help="walk the reachable graph of small encounters and write the "
+                           "covering vectors under spec/vectors/generated/ (and "
+                           "spec/COVERAGE.json), instead of running vectors")
+    conf.add_argument("--check-generated", action="store_true",
+                      help="exit 1 if spec/vectors/generated/ is not what --generate writes")
+    conf.add_argument("--jobs", type=int, default=cpus(), metavar="N",
+                      help="processes for --generate (default: the CPUs)")
+    conf.add_argument("--fuzz", type=int, metavar="N", default=None,
+                      help="instead of the vectors, drive --program with up to N random "
+                           "timelines, compare each step with the reference, and write "
+                           "the shortest disagreement as a vector")
+    conf.add_argument("--seed", type=int, default=0, metavar="S",
+                      help="seed of --fuzz: the same seed gives the same timelines")
+    conf.add_argument("--out", metavar="DIR", default=None,
+                      help="where --fuzz writes the vector it found (default: here)")
+    conf.add_argument("--root", default=None, help=argparse.SUPPRESS)
+    conf.set_defaults(func=cmd_conformance)
+
+    mut = sub.add_parser(
+        "mutate", help="mutation score: does some vector notice each guard switched off?",
+        description="Two families of mutants. guards: each guard of each ruleset's table "
+                    "switched off, each timing guard of the machine rows forced to always "
+                    "and to never fire, the effects that close or keep windows dropped, "
+                    "interrupt and reaction timing swapped, the per-round refresh moved. "
+                    "mistakes: engines with the bugs engine authors make (fsm/mistakes.py). "
+                    "A mutant survives when no vector fails.",
+        epilog="exit status: 0 every mutant killed, 1 some survive, 2 bad input.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    mut.add_argument("paths", nargs="*", metavar="PATH",
+                     help="vector files or folders (default: spec/vectors and spec/scenarios)")
+    mut.add_argument("--json", action="store_true", help="print the score as JSON")
+    mut.add_argument("--family", choices=("all", "guards", "mistakes"), default="all",
+                     help="guards: the reference's guards and timing switched off or "
+                          "forced; mistakes: engines with the bugs engine authors make "
+                          "(wrong defaults, refresh moments, shared budgets, refunds, "
+                          "order of checks); default: both")
+    mut.set_defaults(func=cmd_mutate)
+
+    srv = sub.add_parser(
+        "serve", help="speak the conformance protocol on stdin/stdout as the reference engine",
+        description="Answer the JSON-lines conformance protocol (spec/PROTOCOL.md) on "
+                    "stdin/stdout with the reference machine, until stdin closes.")
+    srv.set_defaults(func=cmd_serve)
+
+
+EPILOG_CONFORMANCE = """\
+Without --program the vectors run against the reference machine in-process.
+With --program, CMD is started once and spoken to in JSON lines on its
+stdin/stdout (spec/PROTOCOL.md): a handshake, then one vector per line, one
+result per line. Vectors the engine does not support are skipped; a crash, a
+hang past --timeout, garbage or an answer for the wrong vector fails that
+vector, the engine is restarted and the run goes on.
+
+The last line is always: N passed, N failed, N skipped.
+exit status: 0 no vector failed, 1 some failed, 2 bad input.
+examples:
+  fsm conformance
+  fsm conformance spec/vectors --program "fsm serve" --junit report.xml
+  fsm conformance --program "node my-engine.js" --timeout 5
+"""
+
+
+def cmd_generate(args) -> int:
+    from .. import covering
+    vectors, coverage = covering.generate(jobs=args.jobs)
+    files = covering.render(vectors, coverage)
+    root = args.root or default_root()
+    if args.check:
+        bad = covering.stale(root, files)
+        for name in bad:
+            print(f"  stale: {name}")
+        print("generated vectors: " + ("fresh" if not bad else
+                                       f"{len(bad)} file(s) stale: run fsm conformance "
+                                       f"--generate"))
+        return 1 if bad else 0
+    covering.write(root, files)
+    for line in covering.summary_lines(coverage):
+        print(line)
+    print(f"wrote {len(vectors)} vectors under {covering.folders(root)[0]}")
+    return 0
+
+
+def cmd_fuzz(args) -> int:
+    from ..fuzz import fuzz
+    if not args.program:
+        raise InputError("--fuzz", "fuzzing compares an engine with the reference: give "
+                                   "--program CMD")
+    if args.fuzz < 1:
+        raise InputError("--fuzz", f"the number of timelines must be at least 1, not {args.fuzz}")
+    try:
+        found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout)
+    except EngineError as exc:
+        print(f"fsm conformance --fuzz: handshake: {exc}", file=sys.stderr)
+        return 1
+    if found is None:
+        print(f"fuzz: {runs} timelines (seed {args.seed}), no disagreement with the reference")
+        return 0
+    folder = args.out or "."
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, found.vector["id"] + ".json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(found.vector, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+    print(f"fuzz: the engine disagrees with the reference after {runs} timelines "
+          f"(seed {args.seed}); shortest timeline: {len(found.vector['steps'])} steps")
+    for problem in found.problems[:5]:
+        print(f"  {problem}")
+    print(f"wrote {path} (replay it: fsm check {path}; "
+          f"run it: fsm conformance {path} --program ...)")
+    return 1
+
+
+def cmd_conformance(args) -> int:
+    from .. import compat
+    from .. import conformance as C
+    if args.generate or args.check_generated:
+        args.check = args.check_generated
+        return cmd_generate(args)
+    if args.fuzz is not None:
+        return cmd_fuzz(args)
+    vectors = C.collect(args.paths)
+    if args.program:
+        outcomes = C.run_program(vectors, args.program, args.timeout)
+    else:
+        outcomes = C.run_in_process(vectors)
+    engine = args.program or "the fsm reference machine"
+    if args.junit:
+        write_report(args.junit, C.junit(outcomes))
+    if args.report:
+        page = compat.html_page if args.report.endswith((".html", ".htm")) else compat.markdown
+        write_report(args.report, page(outcomes, vectors, engine))
+    if args.json:
+        json.dump(compat.as_json(outcomes, vectors, engine), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        print(C.summary(outcomes), file=sys.stderr)
+    else:
+        for o in outcomes:
+            if o.status == C.FAIL:
+                print(f"FAIL {o.id}: {o.message}")
+            elif o.status == C.SKIP:
+                print(f"SKIP {o.id}: {o.message}")
+            elif args.verbose:
+                print(f"ok   {o.id}")
+        if args.verbose or args.report:
+            print(compat.headline(outcomes, vectors))
+        print(C.summary(outcomes))
+    return 1 if any(o.status == C.FAIL for o in outcomes) else 0
+
+
+def cmd_mutate(args) -> int:
+    from .. import conformance as C
+    from ..mutation import FAMILIES, score
+    families = FAMILIES if args.family == "all" else (args.family,)
+    vectors = C.collect(args.paths)
+    scores = {name: score(vectors, families=(name,)) for name in families}
+    results = [pair for name in families for pair in scores[name]]
+    killed = sum(1 for _, killers in results if killers)
+    if args.json:
+        json.dump({"mutants": [{"id": m.id, "family": name, "ruleset": m.ruleset,
+                                "description": m.description, "killed_by": killers}
+                               for name in families for m, killers in scores[name]],
+                   "families": {name: {"killed": sum(1 for _, k in scores[name] if k),
+                                       "total": len(scores[name])} for name in families},
+                   "killed": killed, "total": len(results)}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for m, killers in results:
+            if killers:
+                print(f"killed    {m.id}  ({len(killers)} vectors, e.g. {killers[0]})")
+            else:
+                print(f"SURVIVES  {m.id}  ({m.description})")
+        print("; ".join(f"{name}: {sum(1 for _, k in scores[name] if k)} of "
+                        f"{len(scores[name])}" for name in families))
+        print(f"{killed} of {len(results)} mutants killed")
+    return 0 if killed == len(results) else 1
+
+
+def cmd_serve(args) -> int:
+    from ..conformance import serve
+    return serve(sys.stdin, sys.stdout)

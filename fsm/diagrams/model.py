@@ -1,0 +1,244 @@
+"""The table as the pictures see it: its rows grouped into edges, and a
+scenario's path through the machine.
+
+Every picture is built from the rows the engine runs (a ruleset's
+``rows``): this package names no edge, it only decides how the rows are
+grouped, labelled and styled. A row that may start from every phase where a
+trigger is open (an answer, an event) is drawn once, from the box that holds
+those phases, instead of once per phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, TRIGGERED, TURN_END,
+                           TURN_START)
+from ..engine.verdict import ALLOWED, GM_VERDICT
+from ..errors import DiagramError
+from ..paths import default_root
+from ..rulesets import RULESETS
+from ..scenario import Replay, build, load_source, play_step
+
+VIEWS = ("overview", "windows")
+FORMATS = ("dot", "svg", "png", "mermaid")
+EXTENSIONS = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png",
+              ".mmd": "mermaid", ".mermaid": "mermaid"}
+SUFFIX = {"dot": ".dot", "svg": ".svg", "png": ".png", "mermaid": ".mmd"}
+SEQUENCE_SUFFIX = ".sequence.mmd"
+
+ROOT = default_root()
+DIAGRAMS_DIR = ROOT / "diagrams"
+SCENARIOS_DIR = ROOT / "spec" / "scenarios"
+
+# The texts' own examples, pictured under diagrams/scenarios/.
+EXAMPLES = (
+    "4e-interrupt-shift-away",
+    "4e-reaction-between-attack-rolls",
+    "4e-reaction-breaks-into-movement",
+    "4e-reaction-when-hit",
+    "pf2-release-two-objects",
+    "pf2-disrupted-spell",
+)
+
+WINDOWS = (BEFORE, AFTER)
+BOX = "any_trigger_open"     # the tail of edges that leave every trigger-open phase
+
+PHASE_NOTES = {
+    TURN_START: "start-of-turn triggers open",
+    ACTING: "the turn's owner may act",
+    BEFORE: "a trigger is declared, unresolved",
+    AFTER: "a trigger (or a part) resolved",
+    TURN_END: "end-of-turn triggers open",
+}
+
+VIEW_TITLES = {"overview": "turn phases and trigger windows",
+               "windows": "trigger windows in detail: steps, guards, rule ids"}
+
+FONT = "Helvetica"
+INK = "#222222"
+MACHINE_INK = "#6b6b6b"
+RULE_INK = "#1d5fa6"
+FADED = "#c4c4c4"
+PATH_INK = "#c0392b"
+FILL = {"phase": "#fffaf0", "turn": "#e3edf9", "visited": "#ffd9a8", "faded": "#ffffff",
+        "box": "#fdf1d3", "box_line": "#d9b35f", "card": "#fbfbfb"}
+CLUSTER = "cluster_trigger_open"
+
+
+# -- the table, grouped into edges ---------------------------------------------
+
+@dataclass(frozen=True)
+class Group:
+    """Rows drawn as one edge: they leave the same tail (a phase, or the box of
+    trigger-open phases) for the same phase, fired by the same hand."""
+
+    number: int
+    tail: str
+    dest: str
+    by: str
+    rows: tuple          # ((table index, Row), ...), in table order
+
+    @property
+    def key(self) -> str:
+        return f"g{self.number:02d}"
+
+    @property
+    def machine(self) -> bool:
+        return self.by == MACHINE
+
+    @property
+    def sources(self) -> tuple:
+        """The phases this edge stands for."""
+        return TRIGGERED if self.tail == BOX else (self.tail,)
+
+    @property
+    def steps(self) -> tuple:
+        return tuple(dict.fromkeys(row.step for _, row in self.rows))
+
+    def touches_window(self) -> bool:
+        return self.dest in WINDOWS or any(s in WINDOWS for s in self.sources)
+
+
+def row_key(index: int) -> str:
+    return f"row-{index:02d}"
+
+
+def row_tails(row) -> tuple:
+    """Where a row's edges start: the box when it leaves every trigger-open
+    phase, plus each of its other phases."""
+    if all(s in row.sources for s in TRIGGERED):
+        return (BOX, *(s for s in row.sources if s not in TRIGGERED))
+    return tuple(row.sources)
+
+
+def group_rows(indexed_rows) -> list:
+    """Group ``(index, Row)`` pairs by (tail, dest, by), in table order."""
+    groups: dict = {}
+    for index, row in sorted(indexed_rows, key=lambda pair: pair[0]):
+        for tail in row_tails(row):
+            groups.setdefault((tail, row.dest, row.by), []).append((index, row))
+    return [Group(n, tail, dest, by, tuple(rows))
+            for n, ((tail, dest, by), rows) in enumerate(groups.items(), 1)]
+
+
+def guard_label(fn, rules) -> str:
+    return f"{fn.__name__} ({', '.join(rules)})" if rules else fn.__name__
+
+
+def steps_text(taken) -> str:
+    return ("step " if len(taken) == 1 else "steps ") + ", ".join(map(str, taken))
+
+
+def guard_count(row) -> str:
+    n = len(row.guards)
+    return "" if n == 0 else f"{n} guard" if n == 1 else f"{n} guards"
+
+
+def title_of(ruleset: str) -> str:
+    return RULESETS[ruleset].title
+
+
+class Picture:
+    """One picture of one ruleset's table: a view, and a scenario's path on it."""
+
+    def __init__(self, ruleset: str, view: str, trace=None):
+        if ruleset not in RULESETS:
+            raise DiagramError(f"unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
+        if view not in VIEWS:
+            raise DiagramError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
+        self.ruleset = ruleset
+        self.view = view
+        self.trace = trace
+        self.rows = dict(enumerate(RULESETS[ruleset].rows))
+        if trace is not None:
+            self.title = f"{title_of(ruleset)}: the path of {trace.title}"
+        else:
+            self.title = f"{title_of(ruleset)}: {VIEW_TITLES[view]}"
+
+    def groups(self) -> list:
+        groups = group_rows(self.rows.items())
+        if self.view == "windows":
+            groups = [g for g in groups if g.touches_window()]
+        return groups
+
+    def uses_box(self) -> bool:
+        return any(row_tails(row)[0] == BOX for row in self.rows.values())
+
+    def steps_taken(self, group: Group, row=None) -> list:
+        """The scenario's steps that took this edge (through ``row`` only, if given)."""
+        if self.trace is None:
+            return []
+        steps = []
+        for _, each in group.rows:
+            if row is None or each is row:
+                for source in group.sources:
+                    steps.extend(self.trace.steps_on(each.trigger, source, group.dest))
+        return sorted(dict.fromkeys(steps))
+
+    def visited(self) -> list | None:
+        return self.trace.visited_states() if self.trace else None
+
+
+# -- the scenario path ---------------------------------------------------------
+
+@dataclass
+class Trace:
+    """What a replayed scenario did to the machine: every transition fired by a
+    step that happened, and the phase and top frame after each step."""
+
+    ruleset: str
+    title: str
+    moves: list = field(default_factory=list)     # (step, trigger, source, dest)
+    after: dict = field(default_factory=dict)     # step -> (phase, frame, done, parts, outcome)
+
+    def visited_states(self) -> list:
+        seen = [TURN_START]
+        for _, _, source, dest in self.moves:
+            for phase in (source, dest):
+                if phase not in seen:
+                    seen.append(phase)
+        return seen
+
+    def steps_on(self, trigger: str, source: str, dest: str) -> list:
+        return [step for step, t, s, d in self.moves if (t, s, d) == (trigger, source, dest)]
+
+
+def happened(verdict, data) -> bool:
+    if verdict.verdict == ALLOWED:
+        return True
+    return verdict.verdict == GM_VERDICT and data.get("ruling", "allow") != "deny"
+
+
+class _Recorder:
+    """An observer of the encounter: every transition a step takes."""
+
+    def __init__(self):
+        self.fired = []
+
+    def on_transition(self, enc, trigger, source, dest, st):
+        self.fired.append((trigger, source, dest))
+
+
+def trace_scenario(path) -> tuple:
+    """Replay the scenario at ``path``, recording every transition of the machine.
+
+    Returns ``(Replay, Trace)``; raises :class:`fsm.errors.InputError` on bad input.
+    """
+    doc, lines = load_source(path)
+    enc = build(doc, path)
+    recorder = enc.observer = _Recorder()
+    trace = Trace(doc["ruleset"], str(doc.get("id") or Path(path).stem))
+    results = []
+    for index, data in enumerate(doc["steps"], 1):
+        recorder.fired.clear()
+        result = play_step(enc, data, path, index, lines)
+        results.append(result)
+        if happened(result.verdict, data):
+            trace.moves.extend((index, *move) for move in recorder.fired)
+        top = enc.stack[-1]
+        trace.after[index] = (enc.state, top.id, top.done, top.parts, top.outcome)
+    return Replay(doc, str(path), enc, results), trace
+
+

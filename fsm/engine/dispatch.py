@@ -1,0 +1,114 @@
+"""How a fired step finds its row: through a ``transitions`` machine, or by
+walking the table itself.
+
+Both dispatchers read the same rows in the same order: the rows for
+(phase, trigger) in table order, each row's guards in order (stopping at the
+first that fails, a guard's answer counted by :func:`fsm.engine.guard.judge`),
+then the phase change, then the row's effects. ``transitions`` is the
+reference and draws the pictures; the lean walker runs the explorer's
+millions of steps at several times the speed. A differential test keeps the
+two in step.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+
+from transitions import Machine, MachineError
+
+from .guard import judge
+from .rows import STATES, TURN_START
+
+logging.getLogger("transitions").setLevel(logging.WARNING)
+
+
+def _condition(fn, rules, is_routing):
+    def condition(event):
+        return judge(event.model, event.kwargs["step"], fn, rules, is_routing)
+
+    condition.__name__ = fn.__name__
+    condition.__qualname__ = fn.__name__
+    return condition
+
+
+def _effect(fn):
+    def effect(event):
+        fn(event.model, event.kwargs["step"])
+
+    effect.__name__ = fn.__name__
+    effect.__qualname__ = fn.__name__
+    return effect
+
+
+def machine_transitions(rows) -> list[dict]:
+    """A table's rows as ``transitions`` transition definitions."""
+    return [{"trigger": r.trigger, "source": list(r.sources), "dest": r.dest,
+             "conditions": [_condition(fn, rules, getattr(fn, "routing", False))
+                            for fn, rules in r.guards],
+             "after": [_effect(fn) for fn in r.effects]}
+            for r in rows]
+
+
+_DEFINITIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_LEAN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+class TransitionsDispatch:
+    """A ``transitions`` machine over the ruleset's rows, the encounter its model."""
+
+    name = "transitions"
+
+    def bind(self, enc) -> None:
+        defs = _DEFINITIONS.get(enc.ruleset)
+        if defs is None:
+            defs = _DEFINITIONS[enc.ruleset] = machine_transitions(enc.ruleset.rows)
+        self.machine = Machine(model=enc, states=list(STATES), initial=TURN_START,
+                               transitions=defs, auto_transitions=False, send_event=True,
+                               ignore_invalid_triggers=False)
+
+    @staticmethod
+    def fire(enc, trigger: str, step) -> bool:
+        return enc.trigger(trigger, step=step)
+
+
+def _lean_index(ruleset) -> dict:
+    """(phase, trigger) -> ((dest, ((guard, rules, routing), ...), effects), ...)."""
+    index = _LEAN.get(ruleset)
+    if index is None:
+        index = {}
+        for pair, rows in ruleset.table.by_pair.items():
+            index[pair] = tuple(
+                (r.dest, tuple((fn, rules, getattr(fn, "routing", False))
+                               for fn, rules in r.guards), r.effects)
+                for r in rows)
+        _LEAN[ruleset] = index
+    return index
+
+
+class LeanDispatch:
+    """The same rows walked as a plain dict, without ``transitions``."""
+
+    name = "lean"
+
+    def bind(self, enc) -> None:
+        self.index = _lean_index(enc.ruleset)
+        enc.state = TURN_START
+
+    def fire(self, enc, trigger: str, step) -> bool:
+        rows = self.index.get((enc.state, trigger))
+        if rows is None:
+            raise MachineError(f"Can't trigger event {trigger} from state {enc.state}!")
+        for dest, guards, effects in rows:
+            for fn, rules, is_routing in guards:
+                if not judge(enc, step, fn, rules, is_routing):
+                    break
+            else:
+                enc.state = dest
+                for effect in effects:
+                    effect(enc, step)
+                return True
+        return False
+
+
+DISPATCHERS = {"transitions": TransitionsDispatch, "lean": LeanDispatch}

@@ -1,0 +1,463 @@
+"""The encounter: a ruleset's table driving a stack of action frames, and the
+verdict for every step.
+
+A step is a dict in the scenario format (``{"actor": "orc", "do": "..."}``).
+:meth:`Encounter.step` answers with a :class:`~fsm.engine.verdict.Verdict`:
+
+* ``allowed``: the step happened;
+* ``rejected``: a rule forbids it (stable reason code, rule ids); nothing changed;
+* ``gm``: the text leaves it to the GM; the step happens unless the step says
+  ``"ruling": "deny"``.
+
+A step that cannot be read (an unknown field, kind, combatant or frame id, a
+value of the wrong type) raises :class:`~fsm.errors.StepError` and changes
+nothing. A step that can be read but breaks the order of play is a rules
+question: it gets ``rejected`` with a reason code, like any other limit.
+
+Before a step is judged the machine settles: it fires its own rows
+(``keep-open``, ``close``, ``next-turn``) while one applies (spec/TIMING.md,
+T-SETTLE). An observer (any object with some of the methods
+``on_deciding``, ``on_decided``, ``on_firing`` and ``on_transition``) is told
+what decides each step and every transition taken; the audit, the covering
+suite and the pictures use it.
+"""
+
+from __future__ import annotations
+
+from ..errors import StepError, TableGap
+from . import state as S
+from .dispatch import DISPATCHERS
+from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_KINDS, TURN_START, Frame
+from .rows import AFTER, TURN_END as PHASE_END, TURN_START as PHASE_START
+from .steps import MOMENTS, fields_of, parse, suggest
+from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
+
+# Phases from which a machine row may fire before a step (see _settle).
+_SETTLING = frozenset({AFTER, PHASE_START, PHASE_END})
+
+
+class Encounter:
+    """One combat encounter under one ruleset (a name, or a Ruleset value)."""
+
+    def __init__(self, ruleset, combatants, initiative=None, options=None, *,
+                 dispatcher: str = "transitions", observer=None):
+        from .. import rulesets
+        rs = rulesets.get(ruleset)
+        if rs is None:
+            raise StepError(f"unknown ruleset {ruleset!r} (known: "
+                            f"{', '.join(rulesets.RULESETS)})", "ruleset")
+        self.ruleset = rs
+        self.options = rs.defaults()
+        self._set_options(options)
+        self.fighters = self._make_fighters(combatants)
+        self.order = self._make_order(initiative)
+        self.round, self.turn_index, self.turn_serial = 1, 0, 1
+        self.turns = [(1, self.order[0])]     # turn serial - 1 - turns_base -> (round, active)
+        self.turns_base = 0
+        self.stack: list[Frame] = []
+        self.past: dict[str, Frame] = {}      # frames that have left the stack
+        self.past_order: list[str] = []
+        self.kept: dict[str, Frame] = {}      # past frames whose window is still open
+        self._on_stack: dict = {}             # frame id -> how many on the stack
+        self._outcomes: dict = {DONE: [], LOST: [], DISRUPTED: []}
+        self.uses: dict = {}
+        self.log: list[dict] = []
+        self.steps_seen = 0
+        self._failures: list = []
+        self._gm_hits: list = []
+        self._fields = fields_of(rs)
+        self.observer = observer
+        self.fighters[self.order[0]].turns_started = 1
+        self.push(Frame("turn-start@1", self.order[0], TURN_START, turn=1, phase=RESOLVED))
+        if dispatcher not in DISPATCHERS:
+            raise StepError(f"unknown dispatcher {dispatcher!r}", "dispatcher")
+        self._dispatch = DISPATCHERS[dispatcher]()
+        self._dispatch.bind(self)
+
+    # -- setting up --------------------------------------------------------------
+
+    def _set_options(self, options) -> None:
+        if options is not None and not isinstance(options, dict):
+            raise StepError("options must be an object: {name: value}", "options")
+        for name, value in (options or {}).items():
+            opt = self.ruleset.option(name) if isinstance(name, str) else None
+            if opt is None:
+                known = [o.name for o in self.ruleset.options]
+                raise StepError(f"unknown option {name!r} for {self.ruleset.name}"
+                                f"{suggest(name, known)}", "options")
+            problem = opt.check(value)
+            if problem:
+                raise StepError(problem, "options")
+            self.options[name] = value
+
+    def _make_fighters(self, combatants) -> dict:
+        cls = self.ruleset.fighter
+        if isinstance(combatants, (str, bytes, dict)) or not hasattr(combatants, "__iter__"):
+            raise StepError("combatants must be a list of {id, side} objects or "
+                            "(id, side) pairs", "combatants")
+        fighters: dict = {}
+        for c in combatants:
+            if isinstance(c, dict):
+                cid, side = c.get("id"), c.get("side")
+                extra = {k: c[k] for k in cls.FIELDS if k in c}
+            elif isinstance(c, (tuple, list)) and len(c) == 2:
+                cid, side, extra = c[0], c[1], {}
+            else:
+                raise StepError(f"a combatant is an {{id, side}} object or an (id, side) "
+                                f"pair, not {c!r}", "combatants")
+            if not isinstance(cid, str) or not cid:
+                raise StepError(f"combatant id must be a non-empty string, not {cid!r}",
+                                "combatants")
+            if not isinstance(side, str) or not side:
+                raise StepError(f"combatant {cid} needs a side (a non-empty string)",
+                                "combatants")
+            if cid in fighters:
+                raise StepError(f"combatant {cid} is listed twice", "combatants")
+            for k, v in extra.items():
+                low, high = cls.FIELDS[k]
+                if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+                    raise StepError(f"combatant {cid}: {k} must be an integer from {low} "
+                                    f"to {high}", "combatants")
+            fighters[cid] = cls(cid, side, **extra)
+        if not fighters:
+            raise StepError("an encounter needs at least one combatant", "combatants")
+        return fighters
+
+    def _make_order(self, initiative) -> list:
+        if initiative is not None and (isinstance(initiative, (str, bytes, dict))
+                                       or not hasattr(initiative, "__iter__")):
+            raise StepError("initiative must be a list of combatant ids", "initiative")
+        order = list(initiative) if initiative is not None else list(self.fighters)
+        for cid in order:
+            if not isinstance(cid, str) or cid not in self.fighters:
+                raise StepError(f"initiative names unknown combatant {cid!r}"
+                                f"{suggest(cid, self.fighters)}", "initiative")
+        if sorted(order) != sorted(self.fighters):
+            missing = sorted(set(self.fighters) - set(order))
+            raise StepError(
+                f"initiative must list every combatant exactly once (missing: {missing})"
+                if missing else "initiative lists a combatant twice", "initiative")
+        return order
+
+    # -- reading the encounter --------------------------------------------------------
+
+    @property
+    def active(self) -> str:
+        return self.order[self.turn_index]
+
+    def budgets(self, cid: str | None = None) -> dict:
+        show = self.ruleset.budgets
+        if cid is not None:
+            return show(self, self.fighters[cid])
+        return {c: show(self, f) for c, f in self.fighters.items()}
+
+    def outcomes(self, outcome: str) -> list[str]:
+        """Frame ids in the order they resolved, were lost or were disrupted."""
+        return list(self._outcomes.get(outcome, ()))
+
+    def facts(self) -> dict:
+        """Everything a scenario may expect after a step."""
+        return {"state": self.state, "round": self.round, "active": self.active,
+                "initiative": list(self.order), "budgets": self.budgets(),
+                "resolved": self.outcomes(DONE), "lost": self.outcomes(LOST),
+                "disrupted": self.outcomes(DISRUPTED),
+                "stack": [f.id for f in self.stack if f.kind not in TURN_KINDS]}
+
+    def turn_of(self, serial: int) -> tuple | None:
+        """(round, active combatant) of the turn numbered ``serial``, or None
+        when it is unknown or forgotten."""
+        if serial < 1 or serial > self.turn_serial or serial - 1 - self.turns_base < 0:
+            return None
+        return self.turns[serial - 1 - self.turns_base]
+
+    def describe_turn(self, serial: int) -> str:
+        if serial < 1 or serial > self.turn_serial:
+            return "never"
+        if serial - 1 - self.turns_base < 0:
+            return "long ago"
+        rnd, who = self.turns[serial - 1 - self.turns_base]
+        return f"in round {rnd}, during {who}'s turn"
+
+    def rows_for(self, phase: str, trigger: str) -> tuple:
+        """The rows of the table for (phase, trigger), in table order."""
+        return tuple(self.ruleset.table.by_pair.get((phase, trigger), ()))
+
+    def refusal_for(self, phase: str, trigger: str):
+        return self.ruleset.table.refuse_pair.get((phase, trigger))
+
+    def prune(self, keep: int = 1000) -> None:
+        """Forget old history (log entries, past frames, past turns) beyond ``keep``,
+        so that replaying a very long log runs in bounded memory. Only call it
+        between steps; outcome lists in facts() then cover the kept history only."""
+        if len(self.log) > 2 * keep:
+            del self.log[:-keep]
+        for frames in self._outcomes.values():
+            if len(frames) > 2 * keep:
+                del frames[:-keep]
+        if len(self.past_order) > 2 * keep:
+            for fid in self.past_order[:-keep]:
+                if fid not in self.kept:
+                    self.past.pop(fid, None)
+            del self.past_order[:-keep]
+        if len(self.turns) > 2 * keep:
+            drop = len(self.turns) - keep
+            del self.turns[:drop]
+            self.turns_base += drop
+
+    def forget_history(self) -> None:
+        """Drop the log and the outcome lists (nothing a verdict reads)."""
+        self.log = []
+        self._outcomes = {k: [] for k in self._outcomes}
+
+    def find(self, fid):
+        """The frame ``fid`` if it is on the stack (most lookups are of ids that
+        are not, answered at once by the index of the stack's ids)."""
+        if fid not in self._on_stack:
+            return None
+        for f in reversed(self.stack):
+            if f.id == fid:
+                return f
+        return None
+
+    def try_step(self, data) -> Verdict:
+        """The verdict ``data`` would get now, leaving the encounter unchanged."""
+        snap, seen = self.snapshot(), self.steps_seen
+        try:
+            return self.step(data)
+        finally:
+            self.restore(snap)
+            self.steps_seen = seen
+
+    def possible(self) -> dict:
+        """What may happen now: for each combatant, each step kind it could take,
+        with the verdict it would get (allowed, gm, or rejected with its reason);
+        under ``"*"``, the stack moves, which nobody in particular takes."""
+        rs = self.ruleset
+        out: dict = {}
+        for cid in self.fighters:
+            row = {}
+            for kind in rs.player_steps:
+                if kind in rs.stack_moves or kind == "event":
+                    continue
+                data = {"do": kind, "actor": cid}
+                spec = rs.spec_of.get(kind)
+                if spec is not None and spec.cost_field:
+                    data["cost"] = 1
+                try:
+                    row[kind] = self.try_step(data)
+                except StepError:
+                    continue
+            out[cid] = row
+        out["*"] = {kind: self.try_step({"do": kind})
+                    for kind in rs.player_steps if kind in rs.stack_moves}
+        return out
+
+    # -- the stack and the history, as the effects change them ----------------------
+
+    def push(self, frame) -> None:
+        self.stack.append(frame)
+        self._on_stack[frame.id] = self._on_stack.get(frame.id, 0) + 1
+
+    def pop(self):
+        frame = self.stack.pop()
+        count = self._on_stack.get(frame.id, 0) - 1
+        if count > 0:
+            self._on_stack[frame.id] = count
+        else:
+            self._on_stack.pop(frame.id, None)
+        return frame
+
+    def set_stack(self, frames) -> None:
+        self.stack = frames
+        self._on_stack = {}
+        for f in frames:
+            self._on_stack[f.id] = self._on_stack.get(f.id, 0) + 1
+
+    def note(self, st, frame, event):
+        self.log.append({"step": st.index, "frame": frame.id, "actor": frame.owner,
+                         "kind": frame.kind, "event": event, "turn": frame.turn})
+        if event in self._outcomes:
+            self._outcomes[event].append(frame.id)
+
+    def remember_past(self, frame):
+        """``frame`` has left the stack; forget what was answered on it once
+        its window is closed."""
+        self.past[frame.id] = frame
+        self.past_order.append(frame.id)
+        if frame.closed:
+            self.forget_uses(frame.id)
+
+    def forget_uses(self, fid):
+        for key in [k for k in self.uses if k[0] == fid]:
+            del self.uses[key]
+
+    def advance(self):
+        self.turn_index += 1
+        if self.turn_index >= len(self.order):
+            self.turn_index = 0
+            self.round += 1
+        self.turn_serial += 1
+        self.turns.append((self.round, self.active))
+        self.fighters[self.active].turns_started += 1
+
+    def move_before(self, mover: str, trigger_id: str):
+        trigger = self.find(trigger_id) or self.past.get(trigger_id)
+        if trigger is None or trigger.owner is None or trigger.owner == mover:
+            return
+        active = self.active
+        self.order.remove(mover)
+        self.order.insert(self.order.index(trigger.owner), mover)
+        self.turn_index = self.order.index(active)
+
+    # -- the state as one value ------------------------------------------------------
+
+    def snapshot(self) -> tuple:
+        return S.capture(self)
+
+    def restore(self, snap) -> None:
+        S.restore(self, snap)
+
+    def fingerprint(self) -> tuple:
+        """A hashable picture of the whole state, for "nothing changed" checks."""
+        return S.fingerprint(self)
+
+    # -- the step --------------------------------------------------------------------
+
+    def step(self, data) -> Verdict:
+        """Adjudicate one step; see the module docstring."""
+        st = parse(self, data, self.steps_seen + 1)
+        if st.responding:
+            self._bind_answer(st)
+        self.steps_seen += 1
+        snap = self.snapshot() if self.state in _SETTLING else None
+        self._settle(st)
+        if not st.responding:
+            self._bind_top(st)
+        verdict = self._decide(st, snap)
+        if st.target is not None:
+            verdict.target_id = st.target.id
+        return verdict
+
+    def _fire(self, trigger, st) -> bool:
+        """Fire one machine row of ``trigger`` if its guards pass."""
+        observer, source = self.observer, self.state
+        if observer is not None and hasattr(observer, "on_firing"):
+            observer.on_firing(self, trigger, st)
+        fired = self._dispatch.fire(self, trigger, st)
+        if fired and observer is not None and hasattr(observer, "on_transition"):
+            observer.on_transition(self, trigger, source, self.state, st)
+        return fired
+
+    def _settle(self, st) -> None:
+        """Fire the machine's own rows (``close``, ``keep-open``, ``next-turn``)
+        while one applies to the coming step: the stack and the turn moments
+        settle before the step is judged (spec/TIMING.md, T-SETTLE)."""
+        table = self.ruleset.table
+        machine, rows = table.machine_triggers, table.by_pair
+        for _ in range(2 * len(self.stack) + 6):
+            for trigger in machine:
+                if (self.state, trigger) in rows and self._fire(trigger, st):
+                    break
+            else:
+                return
+        raise TableGap(f"the machine rows did not settle before {st.kind} in {self.state}")
+
+    def _decide(self, st, snap) -> Verdict:
+        self._failures.clear()
+        self._gm_hits.clear()
+        observer, source = self.observer, self.state
+        table = self.ruleset.table
+        refusal = table.refuse_pair.get((source, st.trigger))
+        rows = table.by_pair.get((source, st.trigger))
+        if observer is not None and hasattr(observer, "on_deciding"):
+            observer.on_deciding(self, st, refusal or (rows[0] if rows else None))
+        verdict = self._judge(st, snap, refusal, rows)
+        if observer is not None:
+            if verdict.verdict != REJECTED and not (verdict.verdict == GM_VERDICT and
+                                                    st.ruling == "deny"):
+                if hasattr(observer, "on_transition"):
+                    observer.on_transition(self, st.trigger, source, self.state, st)
+            if hasattr(observer, "on_decided"):
+                observer.on_decided(self, st, verdict)
+        return verdict
+
+    def _judge(self, st, snap, refusal, rows) -> Verdict:
+        if refusal is not None:
+            verdict = self._refuse(st, refusal)
+            if snap is not None:
+                self.restore(snap)
+            return verdict
+        if not rows:
+            if snap is not None:
+                self.restore(snap)
+            raise TableGap(f"no row decides {st.kind} in phase {self.state}")
+        if self._dispatch.fire(self, st.trigger, st):
+            if self._gm_hits:
+                fn, rules = self._gm_hits[0]
+                return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
+            return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st))
+        if snap is not None:
+            self.restore(snap)
+        if self._gm_hits and st.ruling == "deny":
+            fn, rules = self._gm_hits[0]
+            return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
+        if not self._failures:
+            raise TableGap(f"{st.kind} in phase {self.state}: every row refused it "
+                           f"without a reason")
+        fn, rules = self._failures[0]
+        return self._verdict(st, REJECTED, fn, rules, fn.info.reason)
+
+    def _refuse(self, st, refusal) -> Verdict:
+        for fn, rules in refusal.guards:
+            if fn(self, st) is not True:
+                return self._verdict(st, REJECTED, fn, rules, fn.info.reason)
+        raise TableGap(f"{st.kind} by {st.actor} in phase {self.state}: a refusal row "
+                       f"applies but none of its guards fails")
+
+    def _verdict(self, st, verdict, fn, rules, reason) -> Verdict:
+        info = fn.info
+        seen = info.seen(self, st) if info.seen else {}
+        try:
+            says = info.says.format(**seen)
+        except (KeyError, IndexError):
+            says = info.says
+        return Verdict(st.index, verdict, reason, rules, guard=info.name, seen=seen,
+                       says=says, notes=self._notes(st) if verdict == GM_VERDICT else ())
+
+    def _notes(self, st) -> tuple:
+        notes = self.ruleset.notes
+        return tuple(notes(st)) if notes is not None else ()
+
+    def moment(self, kind):
+        """The current turn's turn-start or turn-end moment, or None if it has
+        not come (a turn-end before the turn ends)."""
+        for f in reversed(self.stack):
+            if f.kind == kind:
+                return f
+        return self.past.get(f"{kind}@{self.turn_serial}")
+
+    def _bind_answer(self, st):
+        """The trigger an answer names: a frame on the stack (the top one by
+        default), a frame that has left it, or the turn's moment."""
+        if st.to is None:
+            st.target = self.stack[-1] if self.stack else None
+            return
+        if st.to in MOMENTS:
+            st.target = self.moment(st.to)
+            return
+        for f in reversed(self.stack):
+            if f.id == st.to:
+                st.target = f
+                return
+        if st.to in self.past:
+            st.target = self.past[st.to]
+            return
+        raise StepError(f"no trigger has the id {st.to!r}", "to")
+
+    def _bind_top(self, st):
+        """Resolve, continue, lose and disrupt act on the top unresolved frame."""
+        if st.kind in self.ruleset.stack_moves and self.stack:
+            top = self.stack[-1]
+            if top.outcome is None and top.kind not in TURN_KINDS:
+                st.target = top
+

@@ -1,0 +1,78 @@
+"""What a guard is, and how its answer counts.
+
+A guard reads the encounter and the step and answers ``True`` (the limit
+holds), ``False`` (the step breaks it) or :data:`GM` (the text leaves the
+decision to the game master and no option settles it). Guards never change
+anything. Each carries the stable reason code reported when it fails and a
+one-line explanation; the rule ids it enforces are attached per row of the
+table, since one guard (say, "on your own turn") serves several rules.
+
+Three kinds, all registered by name in :data:`GUARDS` so that a table row
+can name them: rule limits (:func:`guard`), timing decisions of the
+machine's own rows (:func:`timing`: a ``False`` refuses nothing), and the
+routing of those rows to the phase beneath (:func:`routing`).
+"""
+
+from __future__ import annotations
+
+GM = "gm"  # a guard's answer when the rules leave the step to the GM
+
+
+class GuardInfo:
+    __slots__ = ("name", "reason", "gm_reason", "says", "seen")
+
+    def __init__(self, name, reason, gm_reason, says, seen):
+        self.name = name
+        self.reason = reason
+        self.gm_reason = gm_reason
+        self.says = says
+        self.seen = seen
+
+
+GUARDS: dict[str, object] = {}
+
+
+def _register(fn, info, routing=False, structural=False):
+    fn.info = info
+    if routing:
+        fn.routing = True
+    if structural:
+        fn.structural = True
+    GUARDS[fn.__name__] = fn
+    return fn
+
+
+def guard(reason: str, says: str, *, gm: str | None = None, seen=None):
+    """Register a rule limit with its reason code and a one-line explanation.
+
+    ``says`` is formatted with the values returned by ``seen(enc, step)``
+    when a verdict is explained.
+    """
+    return lambda fn: _register(fn, GuardInfo(fn.__name__, reason, gm, says, seen))
+
+
+def timing(says: str):
+    """Register a timing decision of a machine row (spec/TIMING.md)."""
+    return lambda fn: _register(fn, GuardInfo(fn.__name__, None, None, says, None),
+                                routing=True)
+
+
+def routing(fn):
+    """Register a guard that only picks a machine row's destination."""
+    return _register(fn, GuardInfo(fn.__name__, None, None, "", None), routing=True,
+                     structural=True)
+
+
+def judge(enc, st, fn, rules, is_routing) -> bool:
+    """Whether guard ``fn`` lets the row fire, as every dispatcher takes it: a
+    ``gm`` answer is noted and follows the step's ruling; a failure is noted
+    as a reason unless the guard only routes between rows."""
+    answer = fn(enc, st)
+    if answer is True:
+        return True
+    if answer == GM:
+        enc._gm_hits.append((fn, rules))
+        return st.ruling != "deny"
+    if not is_routing:
+        enc._failures.append((fn, rules))
+    return False

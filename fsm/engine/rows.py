@@ -1,0 +1,126 @@
+"""The table's values: phases, rows, refusals, and the index the engine reads.
+
+A ruleset's table is a tuple of :class:`Row` and a tuple of :class:`Refusal`.
+A row says which step, from which phases, to which phase, under which
+guards (each with the rule ids it enforces on that row), and which effects
+run once the guards pass. A refusal lists phases where a step can never be
+allowed and the guards that say why, so that every (phase, step) pair is
+decided by exactly one row or refusal. Machine rows (``by=MACHINE``) are
+fired by the engine itself as it settles the stack before a step.
+
+Phases (the machine's states) are those of the top frame of the stack::
+
+    turn_start        a turn has begun; start-of-turn triggers may be answered
+    turn_acting       the turn's owner may start an action; nothing is pending
+    window_interrupt  a trigger is pending: declared, not yet resolved
+    window_reaction   a trigger has resolved (wholly, or one of its parts)
+    turn_end          the turn's owner has ended it; end-of-turn triggers open
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .guard import GUARDS
+
+TURN_START = "turn_start"
+ACTING = "turn_acting"
+BEFORE = "window_interrupt"
+AFTER = "window_reaction"
+TURN_END = "turn_end"
+
+STATES = (TURN_START, ACTING, BEFORE, AFTER, TURN_END)
+ANY = STATES
+TRIGGERED = (TURN_START, BEFORE, AFTER, TURN_END)   # phases where some trigger is open
+NOT_ACTING = TRIGGERED
+
+PLAYER = "player"
+MACHINE = "machine"
+
+
+class _Cites:
+    """What a row or refusal cites: its own rules, then its guards' rules."""
+
+    def rule_ids(self) -> tuple:
+        """The row's own rules, then its guards' rules, each once (computed once)."""
+        ids = self.__dict__.get("_rule_ids")
+        if ids is None:
+            ids = tuple(dict.fromkeys(
+                [*self.rules, *(r for _, rules in self.guards for r in rules)]))
+            object.__setattr__(self, "_rule_ids", ids)
+        return ids
+
+
+@dataclass(frozen=True)
+class Row(_Cites):
+    """One transition: ``step`` from each of ``sources`` to ``dest``."""
+
+    step: str
+    sources: tuple
+    dest: str
+    guards: tuple = ()        # ((guard function, (rule ids, ...)), ...)
+    effects: tuple = ()
+    rules: tuple = ()         # rules the transition itself implements
+    by: str = PLAYER
+
+    @property
+    def trigger(self) -> str:
+        return self.step.replace("-", "_")
+
+
+@dataclass(frozen=True)
+class Refusal(_Cites):
+    """Phases where ``step`` is always refused; the first failing guard names
+    the reason. One of them must fail: a refusal whose guards all pass is a
+    gap in the table (the engine raises :class:`fsm.errors.TableGap`)."""
+
+    step: str
+    sources: tuple
+    guards: tuple = ()
+    rules: tuple = ()
+
+    @property
+    def trigger(self) -> str:
+        return self.step.replace("-", "_")
+
+    by = PLAYER
+
+
+def _ids(rules) -> tuple:
+    return (rules,) if isinstance(rules, str) else tuple(rules)
+
+
+def _guards(named: dict) -> tuple:
+    return tuple((GUARDS[name], _ids(rules)) for name, rules in named.items())
+
+
+def row(step, sources, dest, *effects, rules=(), by=PLAYER, **guards) -> Row:
+    """A row; guards are given by name, each with the rule ids it enforces here."""
+    return Row(step, tuple(sources), dest, _guards(guards), tuple(effects), _ids(rules), by)
+
+
+def refuse(step, sources, rules=(), **guards) -> Refusal:
+    return Refusal(step, tuple(sources), _guards(guards), _ids(rules))
+
+
+class Table:
+    """A ruleset's rows and refusals, indexed by (phase, trigger)."""
+
+    def __init__(self, rows: tuple, refusals: tuple):
+        self.rows = tuple(rows)
+        self.refusals = tuple(refusals)
+        self.by_pair: dict = {}
+        self.refuse_pair: dict = {}
+        for r in self.rows:
+            for s in r.sources:
+                self.by_pair.setdefault((s, r.trigger), []).append(r)
+        for r in self.refusals:
+            for s in r.sources:
+                self.refuse_pair[(s, r.trigger)] = r
+        self.player_steps = tuple(dict.fromkeys(r.step for r in self.rows if r.by == PLAYER))
+        self.machine_steps = tuple(dict.fromkeys(r.step for r in self.rows if r.by == MACHINE))
+        self.machine_triggers = tuple(s.replace("-", "_") for s in self.machine_steps)
+        self.kinds = frozenset(self.player_steps)
+
+    def guard_names(self) -> set:
+        return {fn.__name__ for r in (*self.rows, *self.refusals) for fn, _ in r.guards}

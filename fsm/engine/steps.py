@@ -1,0 +1,178 @@
+"""Reading one step: the fields every step has, and those its ruleset's
+step specs add (:class:`fsm.rulesets.StepSpec`). A step that cannot be read
+raises :class:`fsm.errors.StepError` and changes nothing."""
+
+from __future__ import annotations
+
+import difflib
+
+from ..errors import StepError
+from .frames import TURN_END
+
+COMMON_FIELDS = frozenset({
+    "do", "actor", "to", "on", "id", "name", "squares", "attacks", "parts", "provokes",
+    "triggers", "ruling", "expect", "comment",
+})
+MOMENTS = ("turn-start", "turn-end")
+
+
+def suggest(word, known) -> str:
+    """' (did you mean X?)' for the nearest known name, or ''."""
+    if not isinstance(word, str):
+        return ""
+    near = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+class Step:
+    """A parsed step, as the guards and effects see it."""
+
+    __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "parts", "moving",
+                 "provokes", "labels", "on", "cost", "name", "fid", "ruling", "text",
+                 "responding")
+
+    def __init__(self, index, kind, responding=False):
+        self.index = index
+        self.kind = kind
+        self.trigger = kind.replace("-", "_")
+        self.actor = None
+        self.to = None
+        self.target = None
+        self.parts = 1
+        self.moving = False
+        self.provokes = ()
+        self.labels = ("",)
+        self.on = ""
+        self.cost = 0
+        self.name = None
+        self.fid = f"s{index}"
+        self.ruling = "allow"
+        self.text = {}             # the free-text fields of the step's spec
+        self.responding = responding
+
+
+def fields_of(ruleset) -> frozenset:
+    """Every field a step of ``ruleset`` may have."""
+    extra = {"cost"} if any(s.cost_field for s in ruleset.steps) else set()
+    for spec in ruleset.steps:
+        extra.update(spec.text_fields)
+    return COMMON_FIELDS | extra
+
+
+def _int(data, key, low, high) -> int:
+    n = data[key]
+    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
+        raise StepError(f"{key} must be an integer from {low} to {high}", key)
+    return n
+
+
+def parse(enc, data, index: int) -> Step:
+    """Check one step's fields and build a :class:`Step` (StepError if malformed)."""
+    rs = enc.ruleset
+    if not isinstance(data, dict):
+        raise StepError(f"a step is an object, not {type(data).__name__}")
+    known = enc._fields
+    if not known.issuperset(data):
+        for key in data:
+            if key not in known:
+                raise StepError(f"unknown field {key!r}{suggest(key, known)}", key)
+    kind = data.get("do")
+    if kind is None:
+        raise StepError("missing field 'do' (what happens)", "do")
+    if not isinstance(kind, str) or kind not in rs.table.kinds:
+        raise StepError(f"unknown step kind {kind!r} for {rs.name}"
+                        f"{suggest(kind, rs.player_steps)}", "do")
+    st = Step(index, kind, kind in rs.answer_kinds)
+    spec = rs.spec_of.get(kind)
+    actor = data.get("actor")
+    if actor is not None:
+        if not isinstance(actor, str) or actor not in enc.fighters:
+            raise StepError(f"unknown combatant {actor!r}{suggest(actor, enc.fighters)}",
+                            "actor")
+    elif kind in rs.turn_actions or st.responding:
+        raise StepError(f"a {kind} step needs an 'actor'", "actor")
+    elif kind == "end-turn":
+        # the combatant whose turn it is when the step is judged (T-NEXT-TURN)
+        ended = bool(enc.stack) and enc.stack[0].kind == TURN_END
+        actor = enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active
+    st.actor = actor
+    _frame_id(enc, st, data, index)
+    to = data.get("to")
+    if to is not None:
+        if not st.responding:
+            raise StepError(f"'to' names a trigger; a {kind} step answers none", "to")
+        if not isinstance(to, str):
+            raise StepError("'to' must be a string: the id of a trigger", "to")
+        st.to = to
+    if "on" in data:
+        if not isinstance(data["on"], str):
+            raise StepError("'on' must be a string: which trigger of the frame", "on")
+        st.on = data["on"]
+    given = [k for k in ("squares", "attacks", "parts") if k in data]
+    if len(given) > 1:
+        raise StepError(f"give only one of {', '.join(given)}", given[1])
+    if given:
+        st.parts = _int(data, given[0], 1, 100)
+        st.moving = given[0] == "squares"
+    elif spec is not None and spec.moving:
+        st.moving = True
+    _lists(enc, st, data)
+    if spec is not None and spec.cost_field:
+        if "cost" not in data:
+            raise StepError(f"a {kind} needs a 'cost' of 1, 2 or 3 actions", "cost")
+        st.cost = _int(data, "cost", 1, 3)
+        if not given:
+            st.parts = st.cost
+    elif "cost" in data:
+        takes = [s.kind for s in rs.steps if s.cost_field]
+        raise StepError(f"'cost' applies to {', '.join(takes) or 'no'} steps only, "
+                        f"not to {kind}", "cost")
+    elif spec is not None:
+        st.cost = spec.cost
+    if "ruling" in data:
+        if data["ruling"] not in ("allow", "deny"):
+            raise StepError("'ruling' must be allow or deny", "ruling")
+        st.ruling = data["ruling"]
+    name = data.get("name")
+    if name is not None:
+        if not isinstance(name, str):
+            raise StepError("'name' must be a string", "name")
+        st.name = name
+    for key in known - COMMON_FIELDS - {"cost"}:
+        if key in data and data[key] is not None:
+            if spec is None or key not in spec.text_fields or not isinstance(data[key], str):
+                takes = [s.kind for s in rs.steps if key in s.text_fields]
+                raise StepError(f"'{key}' (a string) belongs to a {' or '.join(takes)} step",
+                                key)
+            st.text[key] = data[key]
+    return st
+
+
+def _frame_id(enc, st, data, index) -> None:
+    if "id" in data:
+        fid = data["id"]
+        if not isinstance(fid, str) or not fid or fid in MOMENTS:
+            raise StepError("'id' must be a non-empty string other than turn-start "
+                            "and turn-end", "id")
+        if enc.find(fid) is not None or fid in enc.past:
+            raise StepError(f"id {fid!r} is already used", "id")
+        st.fid = fid
+    elif enc.find(st.fid) is not None or st.fid in enc.past:
+        st.fid = f"s{index}#{len(enc.log)}"
+
+
+def _lists(enc, st, data) -> None:
+    if "provokes" in data:
+        provokes = data["provokes"]
+        if not isinstance(provokes, list) or not all(isinstance(p, str) for p in provokes):
+            raise StepError("'provokes' must be a list of combatant ids", "provokes")
+        for p in provokes:
+            if p not in enc.fighters:
+                raise StepError(f"'provokes' names unknown combatant {p!r}", "provokes")
+        st.provokes = tuple(provokes)
+    triggers = data.get("triggers")
+    if triggers is not None:
+        if not isinstance(triggers, list) or not triggers or \
+                not all(isinstance(t, str) for t in triggers):
+            raise StepError("'triggers' must be a non-empty list of labels", "triggers")
+        st.labels = tuple(triggers)

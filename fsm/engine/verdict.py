@@ -1,0 +1,40 @@
+"""The answer the engine gives for one step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ALLOWED, REJECTED, GM_VERDICT = "allowed", "rejected", "gm"
+
+
+@dataclass
+class Verdict:
+    """The answer for one step: ``allowed``, ``rejected`` with a stable reason
+    code and the rule ids behind it, or ``gm``. ``guard`` names the check
+    that decided, ``says`` what it saw, in words."""
+
+    step: int
+    verdict: str
+    reason: str | None = None
+    rules: tuple = ()
+    guard: str | None = None
+    notes: tuple = ()
+    seen: dict = field(default_factory=dict)
+    says: str | None = None
+    target_id: str | None = None
+
+    @property
+    def target(self) -> str | None:
+        """The id of the trigger answered, or of the frame resolved, lost or disrupted."""
+        return self.target_id
+
+    @property
+    def allowed(self) -> bool:
+        return self.verdict == ALLOWED
+
+    def as_dict(self) -> dict:
+        out = {"step": self.step, "verdict": self.verdict, "reason": self.reason,
+               "rules": list(self.rules)}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out

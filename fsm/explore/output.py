@@ -1,0 +1,227 @@
+"""Writing what the explorer found: counterexamples as vectors, the report
+as text or JSON, the audit's gaps against those spec/divergences.yaml
+records; and reading the command line's bounds."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+
+from ..errors import ConfigError
+from ..report import describe
+from ..rulesets import RULESETS
+from .audit import AMBIGUOUS, REFUSED, ROW, STRUCTURAL, UNDEFINED
+from .audit import Finding
+from .walk import Config, Report, Violation, combatants_for
+
+# -- writing a counterexample ----------------------------------------------------------
+
+def counterexample(report: Report, combatants: list) -> dict:
+    """The violation as a vector: every step expects what the machine said,
+    the last one what the invariant demands."""
+    cfg, v = report.config, report.violation
+    steps = []
+    for i, (data, verdict) in enumerate(zip(v.path, v.verdicts)):
+        step = dict(data)
+        last = i == len(v.path) - 1
+        if last and v.problem.expect:
+            step["expect"] = dict(v.problem.expect)
+        elif not verdict.startswith("error"):
+            step["expect"] = {"verdict": verdict}
+        steps.append(step)
+    doc = {
+        "format": 1,
+        "id": f"explore-{cfg.name}-{v.problem.invariant}",
+        "ruleset": cfg.name,
+        "description": f"Found by fsm explore: {v.problem.message}.",
+        "rules": list(v.problem.rules),
+        "combatants": combatants,
+        "steps": steps,
+    }
+    if cfg.options:
+        doc["options"] = dict(cfg.options)
+    return doc
+
+
+def write_counterexample(report: Report, folder: str) -> str:
+    doc = counterexample(report, combatants_for(report.config))
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, doc["id"] + ".json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=2)
+        fh.write("\n")
+    return path
+
+
+# -- reading the command line, reporting -------------------------------------------------
+
+def parse_option(text: str, ruleset: str) -> tuple:
+    """``name=value`` as the options of a scenario take it (ConfigError if not)."""
+    name, sep, raw = text.partition("=")
+    if not sep:
+        raise ConfigError(f"--option takes NAME=VALUE, not {text!r}")
+    opt = RULESETS[ruleset].option(name)
+    if opt is None:
+        known = ", ".join(o.name for o in RULESETS[ruleset].options)
+        raise ConfigError(f"unknown option {name!r} for {ruleset} (known: {known})")
+    value = None if raw == "null" else int(raw) if raw.isdigit() else raw
+    problem = opt.check(value)
+    if problem:
+        raise ConfigError(problem)
+    return name, value
+
+
+def check_config(cfg: Config) -> None:
+    """Refuse bounds that make no sense (ConfigError, one line)."""
+    if cfg.rules is None:
+        raise ConfigError(f"unknown ruleset {cfg.ruleset!r} (known: {', '.join(RULESETS)})")
+    for name, low, high in (("combatants", 1, 6), ("rounds", 1, 5), ("depth", 1, 4)):
+        value = getattr(cfg, name)
+        if not low <= value <= high:
+            raise ConfigError(f"--{name} must be from {low} to {high}, not {value}")
+    if cfg.responders is not None and cfg.responders < 1:
+        raise ConfigError(f"--responders must be at least 1, not {cfg.responders}")
+
+
+class ProgressBar:
+    """One line on a terminal, redrawn: which run, which level, how far."""
+
+    WIDTH = 24
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.last = 0.0
+
+    def __call__(self, total, run, number, runs, done, size):
+        now = time.perf_counter()
+        if run is not None and now - self.last < 0.1:
+            return
+        self.last = now
+        states = total.states + (run.states if run is not None else 0)
+        filled = int(self.WIDTH * done / size) if size else self.WIDTH
+        level = f"level {run.depth_reached:>2}" if run is not None else "run done"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+                          f"run {number}/{runs} {level}  {states:,} states ")
+        self.stream.flush()
+
+    def close(self):
+        self.stream.write("\r" + " " * 72 + "\r")
+        self.stream.flush()
+
+
+def finding_id(ruleset: str, finding: Finding) -> str:
+    """The id a recorded gap carries in spec/divergences.yaml."""
+    words = f"{ruleset} {finding.kind} {finding.phase} {finding.step}"
+    return "GAP-" + "-".join(words.upper().replace("_", "-").split())
+
+
+def recorded_gaps(root=None) -> set:
+    """Ids under ``gaps:`` in spec/divergences.yaml (empty when absent)."""
+    from ..io.yamlsafe import project_yaml
+    from ..paths import default_root
+    path = os.path.join(root or default_root(), "spec", "divergences.yaml")
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as fh:
+        doc = project_yaml(fh) or {}
+    return {entry.get("id") for entry in doc.get("gaps") or ()}
+
+
+def unrecorded_gaps(report: Report, recorded: set) -> list:
+    ruleset = report.config.name
+    return [f for f in report.audit.gaps if finding_id(ruleset, f) not in recorded]
+
+
+def report_json(report: Report, written: str | None = None) -> dict:
+    cfg = report.config
+    out = {
+        "ruleset": cfg.name, "combatants": cfg.combatants, "rounds": cfg.rounds,
+        "depth": cfg.depth, "responders": cfg.responders, "options": cfg.options,
+        "engine": cfg.engine, "runs": report.runs,
+        "states": report.states, "transitions": report.transitions,
+        "steps": report.steps, "beyond_bounds": report.beyond,
+        "depth_reached": report.depth_reached, "stack_reached": report.stack_reached,
+        "seconds": round(report.seconds, 3),
+        "states_per_second": round(report.states_per_second, 1),
+        "complete": report.complete, "violation": None,
+    }
+    if report.violation is not None:
+        v = report.violation
+        out["violation"] = {"invariant": v.problem.invariant, "message": v.problem.message,
+                            "rules": list(v.problem.rules), "steps": v.path,
+                            "verdicts": v.verdicts, "file": written}
+    return out
+
+
+def audit_json(report: Report, recorded: set) -> dict:
+    ruleset = report.config.name
+    return {
+        "table": report.audit.table(),
+        "gaps": [{"id": finding_id(ruleset, f), "kind": f.kind, "phase": f.phase,
+                  "step": f.step, "detail": f.detail, "count": f.count,
+                  "recorded": finding_id(ruleset, f) in recorded, "example": f.example}
+                 for f in report.audit.gaps],
+    }
+
+
+def render_text(report: Report, written: str | None, audit: bool, recorded: set) -> str:
+    cfg = report.config
+    who = "everyone" if cfg.responders is None or cfg.responders >= cfg.combatants \
+        else f"{cfg.responders} at a time"
+    lines = [
+        f"{cfg.name}: {cfg.combatants} combatants, {_plural(cfg.rounds, 'round')}, "
+        f"depth {cfg.depth}, "
+        f"answers by {who} ({_plural(report.runs, 'run')})",
+        f"  {report.states:,} states, {report.transitions:,} transitions, "
+        f"{report.steps:,} steps checked, timelines up to {report.depth_reached} steps, "
+        f"stacks up to {report.stack_reached} frames",
+        f"  {report.seconds:.1f} s, {report.states_per_second:,.0f} states/s"
+        + ("" if report.complete else "  (stopped at --max-states: incomplete)"),
+    ]
+    if audit:
+        lines += _audit_lines(report, recorded)
+    if report.violation is None:
+        lines.append("  ok: every invariant holds after every step")
+    else:
+        lines += _violation_lines(report.violation, written)
+    return "\n".join(lines) + "\n"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _audit_lines(report: Report, recorded: set) -> list:
+    counts = Counter()
+    for (_, _, cls), n in report.audit.counts.items():
+        counts[cls] += n
+    lines = [f"  audit of {sum(counts.values()):,} steps: {counts[ROW]:,} decided by a "
+             f"table row, {counts[REFUSED]:,} by a refusal, {counts[STRUCTURAL]:,} "
+             f"structural (StepError), {counts[UNDEFINED]:,} undefined, "
+             f"{counts[AMBIGUOUS]:,} ambiguous"]
+    for f in report.audit.gaps:
+        gid = finding_id(report.config.name, f)
+        mark = "recorded" if gid in recorded else "NOT RECORDED"
+        lines.append(f"  gap {gid} ({mark}): {f.kind} {f.step} in {f.phase} "
+                     f"({f.detail}, {f.count}x); shortest: "
+                     + " / ".join(_describe(d) for d in f.example or ()))
+    if not report.audit.gaps:
+        lines.append("  audit: every step kind in every reachable situation is decided by "
+                     "one row or one refusal")
+    return lines
+
+
+def _violation_lines(v: Violation, written) -> list:
+    lines = [f"  VIOLATION {v.problem.invariant}: {v.problem.message}"]
+    for i, (data, verdict) in enumerate(zip(v.path, v.verdicts), 1):
+        lines.append(f"    {i:>2}  {_describe(data):<40} {verdict}")
+    if written:
+        lines.append(f"  wrote {written} (replay it: fsm check {written})")
+    return lines
+
+
+def _describe(data: dict) -> str:
+    ruling = data.get("ruling")
+    return describe(data) + (f" (ruling {ruling})" if ruling else "")

@@ -1,0 +1,453 @@
+"""The walk: breadth first over every timeline built from an abstract
+alphabet of steps, every invariant checked after every step, states merged
+by their canonical picture.
+
+The alphabet: each turn action of the ruleset's ``explore.turn_moves`` by
+each combatant; each answer of the ruleset by each answering combatant to
+each trigger on the stack (and on each of its trigger labels), to each
+frame kept open off it, to the frame that left it last, or to nothing; the
+ruleset's stack moves, an event, the end of the turn. A step whose verdict
+is ``gm`` is also tried with ``"ruling": "deny"``.
+
+The bounds keep the walk finite. Every step is played and checked, but the
+state it leads to is expanded only within them: rounds up to ``rounds``; at
+most ``depth`` frames above the turn, a frame that spends no budget only as
+the first of them; answers by ``responders`` combatants at a time, every
+such set of combatants walked in turn (the runs are independent, so they
+share the CPUs).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import signal
+import time
+from dataclasses import dataclass, field, replace
+
+from ..engine import Encounter
+from ..engine.frames import TURN_KINDS
+from ..errors import StepError
+from ..rulesets import get
+from .audit import AMBIGUOUS, STRUCTURAL, UNDEFINED, Audit, AuditObserver
+from .state import CLOSED, KEPT, canonical, freeze, stack_height, thaw
+from .watch import Problem, Watch
+
+SIDES = ("monsters", "heroes", "heroes", "monsters")
+
+
+# -- the abstract alphabet ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move:
+    """One abstract step; ``target`` is a stack position, made a frame id
+    only when the step is played."""
+
+    do: str
+    actor: str | None = None
+    fields: tuple = ()
+    target: int | None = None
+    on: str | None = None
+    ruling: str | None = None
+
+    def render(self, enc) -> dict:
+        data = {"do": self.do}
+        if self.actor is not None:
+            data["actor"] = self.actor
+        for key, value in self.fields:
+            data[key] = list(value) if isinstance(value, tuple) else value
+        if self.target is not None:
+            if self.target == CLOSED:
+                data["to"] = enc.past_order[-1]
+            elif self.target <= KEPT:
+                data["to"] = list(enc.kept)[KEPT - self.target]
+            else:
+                data["to"] = enc.stack[self.target].id
+        if self.on is not None:
+            data["on"] = self.on
+        if self.ruling is not None:
+            data["ruling"] = self.ruling
+        return data
+
+    def denied(self) -> "Move":
+        return Move(self.do, self.actor, self.fields, self.target, self.on, "deny")
+
+
+def _turn_moves(ruleset, ids: list) -> list:
+    """The turn's own actions, by every combatant (most are not their turn)."""
+    out = []
+    for actor in ids:
+        others = tuple(c for c in ids if c != actor)
+        out.extend(Move(do, actor, fields)
+                   for do, fields in ruleset.explore.turn_moves(actor, others))
+    return out
+
+
+class Alphabet:
+    """Every move worth trying in a state: fixed moves plus answers to each
+    trigger on the stack, to each frame kept open, and to the last one gone."""
+
+    def __init__(self, ruleset, ids: list, responders=None):
+        ruleset = get(ruleset)
+        self.responders = list(responders or ids)
+        self.responses = ruleset.answers
+        self.labelled = ruleset.explore.labelled
+        stack_moves = ["resolve", "continue"] + sorted(ruleset.stack_moves -
+                                                       {"resolve", "continue"})
+        self.fixed = _turn_moves(ruleset, ids) + [Move(k) for k in stack_moves] + \
+            [Move("event"), Move("end-turn")]
+
+    def moves(self, enc) -> list:
+        out = list(self.fixed)
+        someone = self.responders[-1]
+        for pos, frame in enumerate(enc.stack):
+            labels = frame.labels if self.labelled and len(frame.labels) > 1 else (None,)
+            for kind in self.responses:
+                for actor in self.responders:
+                    out.extend(Move(kind, actor, target=pos, on=label) for label in labels)
+        for i in range(len(enc.kept)):
+            for kind in self.responses:
+                out.extend(Move(kind, actor, target=KEPT - i) for actor in self.responders)
+        if enc.past_order:
+            out.extend(Move(kind, someone, target=CLOSED) for kind in self.responses)
+        if not enc.stack:
+            out.extend(Move(kind, someone) for kind in self.responses)
+        return out
+
+
+# -- the explorer --------------------------------------------------------------------
+
+@dataclass
+class Config:
+    ruleset: object                   # a registered name, or a Ruleset value
+    combatants: int = 3
+    rounds: int = 2
+    depth: int = 2
+    responders: int | None = None     # answers come from at most this many combatants
+    answerers: tuple | None = None    # the combatants who answer in one run
+    exact: bool = False
+    options: dict = field(default_factory=dict)
+    engine: str = "lean"
+    max_states: int | None = None
+    max_levels: int | None = None     # stop after timelines this long
+
+    @property
+    def rules(self):
+        """The :class:`~fsm.rulesets.Ruleset` explored (None when unknown)."""
+        return get(self.ruleset)
+
+    @property
+    def name(self) -> str:
+        rules = self.rules
+        return rules.name if rules is not None else str(self.ruleset)
+
+
+@dataclass
+class Violation:
+    problem: Problem
+    path: list                # the timeline, as step dicts
+    verdicts: list            # verdict of each step when replayed
+
+
+@dataclass
+class Report:
+    config: Config
+    states: int = 0
+    transitions: int = 0
+    steps: int = 0
+    beyond: int = 0           # allowed steps that left the bounds (checked, not expanded)
+    depth_reached: int = 0
+    stack_reached: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+    runs: int = 0
+    violation: Violation | None = None
+    audit: Audit = field(default_factory=Audit)
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states / self.seconds if self.seconds else 0.0
+
+
+def combatants_for(cfg: Config) -> list:
+    """c1..cN on alternating sides, as the ruleset adjusts them (PF2: the last
+    one has 2 reactions, so the one-reaction-per-trigger limit is reachable)."""
+    out = [{"id": f"c{i + 1}", "side": SIDES[i % len(SIDES)]} for i in range(cfg.combatants)]
+    adjust = cfg.rules.explore.combatants
+    return adjust(out) if adjust is not None else out
+
+
+def make_encounter(cfg: Config, combatants, observer=None) -> Encounter:
+    """The encounter the explorer drives: ``cfg.engine`` is the dispatcher
+    (lean by default, transitions to compare)."""
+    return Encounter(cfg.rules, combatants, options=cfg.options, dispatcher=cfg.engine,
+                     observer=observer)
+
+
+class Explorer:
+    """Breadth-first walk; ``run`` returns a :class:`Report`."""
+
+    def __init__(self, cfg: Config, progress=None):
+        self.cfg = cfg
+        self.progress = progress
+        self.combatants = combatants_for(cfg)
+        self.observer = AuditObserver()
+        self.enc = make_encounter(cfg, self.combatants, self.observer)
+        self.watch = Watch(self.enc)
+        self.alphabet = Alphabet(cfg.rules, list(self.enc.fighters), cfg.answerers)
+        self.report = Report(cfg)
+        self.parents: list = []     # state index -> (parent index, move)
+        self.seen: dict = {}
+
+    # -- the walk --
+    def run(self) -> Report:
+        start = time.perf_counter()
+        book = self.watch.initial()
+        self._add(self._key(book), -1, None)
+        frontier = [(0, freeze(self.enc), book)]
+        limit = self.cfg.max_levels
+        while frontier and self.report.violation is None and self.report.complete:
+            if limit is not None and self.report.depth_reached >= limit:
+                break
+            frontier = self._level(frontier)
+            if frontier:
+                self.report.depth_reached += 1
+        self.report.seconds = time.perf_counter() - start
+        return self.report
+
+    def _level(self, frontier) -> list:
+        nxt = []
+        for done, (index, frozen, book) in enumerate(frontier):
+            self._expand(index, frozen, book, nxt)
+            if self.report.violation is not None or not self.report.complete:
+                break
+            if self.progress is not None and done % 50 == 0:
+                self.progress(self.report, done, len(frontier))
+        return nxt
+
+    def _expand(self, index, frozen, book, nxt):
+        enc = self.enc
+        thaw(enc, frozen)
+        base = enc.fingerprint()
+        clean = True
+        for move in self.alphabet.moves(enc):
+            if not clean:
+                thaw(enc, frozen)
+            clean = self._try(index, frozen, book, move, base, nxt)
+            if self.report.violation is not None:
+                return
+
+    def _try(self, index, frozen, book, move, base, nxt) -> bool:
+        """Play one move from the thawed state; True when the state is untouched."""
+        enc = self.enc
+        phase, data, serial = enc.state, move.render(enc), enc.turn_serial
+        self.report.steps += 1
+        self.observer.reset()
+        try:
+            verdict = enc.step(data)
+        except StepError:
+            self._audit_error(index, move, phase, data)
+            return self._unchanged(index, move, base, "a step the engine refused "
+                                   "as nonsense changed the encounter")
+        except Exception as exc:  # the engine could not decide: a gap or a bug
+            self._audit_crash(index, move, phase, data, exc)
+            self._violate(index, move, Problem("engine-error",
+                                               f"{type(exc).__name__}: {exc}"))
+            return False
+        self._audit_decided(index, move)
+        if verdict.verdict == "rejected" or move.ruling == "deny":
+            return self._unchanged(index, move, base, f"a {verdict.verdict} step "
+                                   f"({verdict.reason}) with no effect changed the "
+                                   f"encounter", verdict)
+        self._arrive(index, book, move, data, verdict, serial, nxt)
+        if verdict.verdict == "gm" and move.ruling is None:
+            thaw(enc, frozen)
+            return self._try(index, frozen, book, move.denied(), base, nxt)
+        return False
+
+    def _unchanged(self, index, move, base, message, verdict=None) -> bool:
+        if self.enc.fingerprint() == base:
+            return True
+        rules = verdict.rules if verdict is not None else ()
+        self._violate(index, move, Problem("rejected-step-changed-state", message, rules,
+                                           expect=None))
+        return False
+
+    def _arrive(self, index, book, move, data, verdict, serial, nxt):
+        enc = self.enc
+        book, problem = self.watch.after(enc, data, verdict, book, serial)
+        if problem is not None:
+            problem.expect = problem.expect or {"verdict": "rejected"}
+            self._violate(index, move, problem)
+            return
+        self.report.transitions += 1
+        height = stack_height(enc)
+        self.report.stack_reached = max(self.report.stack_reached, height)
+        if not self._within_bounds(height):
+            self.report.beyond += 1
+            return
+        key = self._key(book)
+        if key in self.seen:
+            return
+        nxt.append((self._add(key, index, move), freeze(enc), book))
+        if self.cfg.max_states and self.report.states >= self.cfg.max_states:
+            self.report.complete = False
+
+    def _within_bounds(self, height) -> bool:
+        """Rounds up to ``rounds``, at most ``depth`` frames above the turn, and
+        a frame that spends no budget only as the first of them."""
+        enc = self.enc
+        if enc.round > self.cfg.rounds or height > self.cfg.depth:
+            return False
+        above = [f for f in enc.stack if f.kind not in TURN_KINDS]
+        costless = enc.ruleset.explore.costless
+        return not any(f.kind in costless for f in above[1:])
+
+    def _key(self, book) -> tuple:
+        return (canonical(self.enc, self.cfg.exact, self.cfg.answerers),
+                self.watch.key(book, self.enc))
+
+    def _add(self, key, parent, move) -> int:
+        index = len(self.parents)
+        self.seen[key] = index
+        self.parents.append((parent, move))
+        self.report.states += 1
+        return index
+
+    # -- audit bookkeeping --
+    def _audit_decided(self, index, move):
+        decided = self.observer.decided
+        if decided is None:
+            return
+        phase, kind, cls = decided
+        self.report.audit.record(phase, kind, cls)
+        self._audit_routing(index, move)
+        if cls in (UNDEFINED, AMBIGUOUS):
+            self.report.audit.find(cls, phase, kind, "table", lambda: self.path(index, move))
+
+    def _audit_error(self, index, move, phase, data):
+        if self.observer.decided is not None:
+            self._audit_decided(index, move)
+            return
+        self.report.audit.record(phase, data["do"], STRUCTURAL)
+        self._audit_routing(index, move)
+
+    def _audit_crash(self, index, move, phase, data, exc):
+        self._audit_routing(index, move)
+        decided = self.observer.decided
+        where = decided[0] if decided else phase
+        self.report.audit.record(where, data["do"], UNDEFINED)
+        self.report.audit.find(UNDEFINED, where, data["do"], type(exc).__name__,
+                               lambda: self.path(index, move))
+
+    def _audit_routing(self, index, move):
+        problem = self.observer.routing_problem
+        if problem is None:
+            return
+        phase, trigger, firing = problem
+        cls = AMBIGUOUS if firing > 1 else UNDEFINED
+        self.report.audit.find(cls, phase, trigger, f"{firing} machine rows fire",
+                               lambda: self.path(index, move))
+
+    # -- counterexamples --
+    def _violate(self, index, move, problem):
+        path = self.path(index, move)
+        verdicts = replay_verdicts(self.cfg, self.combatants, path)
+        self.report.violation = Violation(problem, path, verdicts)
+
+    def path(self, index, move) -> list:
+        """The timeline from the start to ``index`` then ``move``, as step dicts."""
+        moves = [move]
+        while index > 0:
+            index, parent_move = self.parents[index]
+            moves.append(parent_move)
+        moves.reverse()
+        enc = make_encounter(self.cfg, self.combatants)
+        steps = []
+        for m in moves:
+            data = m.render(enc)
+            steps.append(data)
+            try:
+                enc.step(data)
+            except Exception:  # the last move may be the one that fails
+                break
+        return steps
+
+
+def replay_verdicts(cfg, combatants, path) -> list:
+    """The verdict (or error) of each step of ``path`` replayed from the start."""
+    enc = make_encounter(cfg, combatants)
+    out = []
+    for data in path:
+        try:
+            out.append(enc.step(data).verdict)
+        except Exception as exc:
+            out.append(f"error: {type(exc).__name__}")
+            break
+    return out
+
+
+def answerer_sets(cfg: Config) -> list:
+    """Who answers triggers in each run: every set of ``responders`` combatants
+    (all of them at once when ``responders`` is None or covers everyone)."""
+    ids = [c["id"] for c in combatants_for(cfg)]
+    k = cfg.responders
+    if k is None or k >= len(ids):
+        return [None]
+    return [tuple(team) for team in itertools.combinations(ids, k)]
+
+
+def _run_one(cfg: Config) -> Report:
+    return Explorer(cfg).run()
+
+
+def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
+    """Explore every run of ``cfg`` (one per set of answerers) and merge them;
+    with ``jobs`` > 1 the runs share that many processes."""
+    runs = [replace(cfg, answerers=team) for team in answerer_sets(cfg)]
+    total = Report(cfg)
+    start = time.perf_counter()
+    if jobs > 1 and len(runs) > 1:
+        _explore_parallel(runs, total, progress, jobs)
+    else:
+        _explore_serial(runs, total, progress)
+    total.seconds = time.perf_counter() - start
+    return total
+
+
+def _explore_serial(runs, total, progress):
+    for number, run in enumerate(runs, 1):
+        if total.violation is not None:      # only a shorter counterexample is of interest
+            run = replace(run, max_levels=len(total.violation.path) - 1)
+        step = None if progress is None else (
+            lambda rep, done, size, n=number: progress(total, rep, n, len(runs), done, size))
+        _merge(total, Explorer(run, step).run())
+
+
+def _ignore_interrupts():
+    """Pool workers leave Ctrl-C to the parent, which stops the pool and exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _explore_parallel(runs, total, progress, jobs):
+    context = multiprocessing.get_context("fork")
+    with context.Pool(min(jobs, len(runs)), initializer=_ignore_interrupts) as pool:
+        for number, report in enumerate(pool.imap_unordered(_run_one, runs), 1):
+            _merge(total, report)
+            if progress is not None:
+                progress(total, None, number, len(runs), 0, 0)
+
+
+def _merge(total: Report, part: Report) -> None:
+    for name in ("states", "transitions", "steps", "beyond"):
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+    total.depth_reached = max(total.depth_reached, part.depth_reached)
+    total.stack_reached = max(total.stack_reached, part.stack_reached)
+    total.complete = total.complete and part.complete
+    total.runs += 1
+    if part.violation is not None and (total.violation is None or
+                                       len(part.violation.path) < len(total.violation.path)):
+        total.violation = part.violation
+    total.audit.merge(part.audit)
+
+

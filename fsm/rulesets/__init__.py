@@ -1,0 +1,137 @@
+"""The rulesets: each is one value holding everything the engine and the
+tools need to know of it, and one module that builds that value.
+
+The engine names no ruleset. It takes a :class:`Ruleset` (or its name, looked
+up in :data:`RULESETS`) and reads from it: the table of rows and refusals,
+the classes of its step kinds, the fields each kind takes, its options, the
+budgets it keeps on each combatant and how it shows them. The tools read the
+rest: how the explorer walks it and what it checks, the mutants that test
+the suite, which texts' readings a divergence must give.
+
+Adding a ruleset is one module of this package (see ``common.py`` for the
+rows every ruleset shares) plus its spec data and tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..engine.rows import Table
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: object
+    choices: tuple | None   # None: a non-negative integer or null
+    doc: str
+
+    def check(self, value) -> str | None:
+        """Return a problem with ``value``, or None when it is acceptable."""
+        if self.choices is None:
+            if value is None or (isinstance(value, int) and not isinstance(value, bool)
+                                 and value >= 0):
+                return None
+            return f"option {self.name} takes a non-negative integer or null, not {value!r}"
+        if isinstance(value, (str, int, type(None))) and value in self.choices:
+            return None
+        return f"option {self.name} takes one of {', '.join(map(str, self.choices))}, not {value!r}"
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """What one step kind takes beyond the fields every step has."""
+
+    kind: str
+    cost: int = 0                    # actions it costs, when fixed
+    cost_field: bool = False         # it needs a `cost` of 1 to 3 (its parts by default)
+    moving: bool = False             # a move: a reaction may break into it
+    text_fields: tuple = ()          # free-text fields it takes (e.g. what is readied)
+
+
+@dataclass(frozen=True)
+class Explore:
+    """How the explorer walks a ruleset and what it checks after each step."""
+
+    turn_moves: object               # (actor, others) -> [(kind, ((field, value), ...))]
+    frame_class: object              # (kind) -> the class of frame the guards tell apart
+    fighter_key: object              # (enc, fighter, exact, answers) -> tuple
+    watch: object                    # (watch, enc, data, verdict, counters, answers) -> ...
+    combatants: object = None        # (list of {id, side}) -> list, adjusted
+    labelled: bool = False           # frames present several trigger labels
+    costless: frozenset = frozenset()  # frame kinds that spend no budget
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    """Everything of one ruleset, as one value (see the module docstring)."""
+
+    name: str
+    title: str                       # short, for pictures: "D&D 4e"
+    long_title: str
+    options: tuple
+    fighter: type                    # a Fighter subclass with the ruleset's budgets
+    rows: tuple
+    refusals: tuple
+    turn_actions: frozenset          # spec/TIMING.md, T-STEP-CLASSES
+    answers: tuple
+    stack_moves: frozenset
+    steps: tuple = ()                # StepSpec per kind that needs one
+    budgets: object = None           # (enc, fighter) -> {budget: value}
+    explore: Explore | None = None
+    mutants: object = None           # (rows, refusals) -> [(id, why, rows, refusals)]
+    mistakes: object = None          # (rows, refusals, kit) -> the same, engine-author bugs
+    readings: tuple = ()             # source ids a divergence must give a reading of
+    notes: object = None             # (step) -> notes a verdict carries
+    extra: dict = field(default_factory=dict)
+
+    @cached_property
+    def table(self) -> Table:
+        return Table(self.rows, self.refusals)
+
+    @cached_property
+    def answer_kinds(self) -> frozenset:
+        return frozenset(self.answers)
+
+    @cached_property
+    def spec_of(self) -> dict:
+        return {s.kind: s for s in self.steps}
+
+    def option(self, name: str) -> Option | None:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        return None
+
+    def defaults(self) -> dict:
+        return {opt.name: opt.default for opt in self.options}
+
+    @property
+    def player_steps(self) -> tuple:
+        return self.table.player_steps
+
+    def with_table(self, rows=None, refusals=None) -> "Ruleset":
+        """The same ruleset on another table (a mutant of it, say)."""
+        from dataclasses import replace
+        return replace(self, rows=tuple(rows if rows is not None else self.rows),
+                       refusals=tuple(refusals if refusals is not None else self.refusals))
+
+
+RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    RULESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+def get(ruleset) -> Ruleset | None:
+    """A ruleset by value or registered name (None when unknown)."""
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if isinstance(ruleset, str):
+        return RULESETS.get(ruleset)
+    return None
+
+from . import dnd4e, pf2e  # noqa: E402,F401  (each registers itself)

@@ -1,0 +1,369 @@
+"""What every ruleset shares: the turn, the triggers and the stack.
+
+Guards of the order of play and of trigger windows, the timing guards of
+the machine's own rows, the effects that move the stack and the turn, and
+the rows built from them (spec/TIMING.md names each clause beside the rows
+that implement it). A ruleset module adds its own rows, budgets and limits.
+"""
+
+from __future__ import annotations
+
+from ..engine.frames import DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame
+from ..engine.guard import guard, routing, timing
+from ..engine.rows import (ACTING, AFTER, ANY, BEFORE, MACHINE, PLAYER, TURN_END as END_PHASE,
+                           TURN_START as START_PHASE, Refusal, Row, refuse, row)
+
+# -- what guards see, for explanations -----------------------------------------------
+
+
+def turn_seen(enc, st):
+    return {"actor": st.actor, "active": enc.active, "round": enc.round}
+
+
+def unresolved_above(enc, target):
+    """The first unresolved frame above ``target`` on the stack, or None
+    (also None when ``target`` is not on the stack)."""
+    stack = enc.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is target:
+            for frame in stack[i + 1:]:
+                if frame.outcome is None:
+                    return frame
+            return None
+    return None
+
+
+def target_seen(enc, st):
+    t = st.target
+    seen = {"actor": st.actor, "kind": st.kind, "to": st.to or "on the stack",
+            "trigger": None, "trigger_owner": None, "phase": None, "done": 0, "parts": 0,
+            "outcome": "none yet", "label": st.on, "closed_by": "its window closed",
+            "above": None}
+    if t is None:
+        return seen
+    seen.update(trigger=t.id, trigger_owner=t.owner, phase=t.phase, done=t.done,
+                parts=t.parts, outcome=t.outcome or "none yet")
+    if t.closed_by is not None:
+        number, words = t.closed_by
+        seen["closed_by"] = f"its window closed at step {number}, {words}"
+    above = unresolved_above(enc, t)
+    if above is not None:
+        seen["above"] = f"{above.id} ({above.owner or 'nobody'}'s {above.kind})"
+    return seen
+
+
+# -- the turn and the order of play -------------------------------------------------
+
+@guard("not-your-turn", "{actor} may do this only on its own turn; it is {active}'s turn",
+       seen=turn_seen)
+def own_turn(enc, st):
+    """The actor is the combatant whose turn it is."""
+    return st.actor == enc.active
+
+
+@guard("action-in-progress", "an action is still unresolved on the stack", seen=target_seen)
+def no_action_pending(enc, st):
+    """No unresolved action is open: actions of a turn come one after another."""
+    for frame in enc.stack:
+        if frame.outcome is None and frame.kind not in TURN_KINDS:
+            return False
+    return True
+
+
+@guard("no-trigger", "there is no trigger {to} to answer now", seen=target_seen)
+def has_trigger(enc, st):
+    """An answer names a trigger that exists: a frame, or a turn moment that is open."""
+    return st.target is not None
+
+
+@guard("unresolved-above",
+       "{above} is still unresolved above {trigger}; it resolves before anything "
+       "answers {trigger} again", seen=target_seen)
+def nothing_unresolved_above(enc, st):
+    """Answers come one at a time: a trigger beneath an unresolved frame waits
+    until that frame is resolved (T-ANSWER)."""
+    return unresolved_above(enc, st.target) is None
+
+
+@guard("nothing-pending", "nothing is unresolved: there is no action to {kind}",
+       seen=target_seen)
+def something_pending(enc, st):
+    """Resolve, continue, lose and disrupt act on the top unresolved frame."""
+    return st.target is not None
+
+
+@guard("not-on-top",
+       "{actor} has no frame on top of the stack: {trigger} ({trigger_owner}'s) is the "
+       "top unresolved one", seen=target_seen)
+def actor_on_top(enc, st):
+    """A stack move that names its actor names the owner of the top unresolved frame."""
+    return st.target is not None and (st.actor is None or st.actor == st.target.owner)
+
+
+@guard("between-parts",
+       "{trigger} is between parts ({done}/{parts} resolved); it must continue first",
+       seen=target_seen)
+def part_pending(enc, st):
+    """Resolving or losing needs a declared part; between parts the frame continues first."""
+    return st.target.phase == PENDING
+
+
+@guard("no-part-resolved",
+       "{trigger}'s part {done_next} is still pending; it resolves before the next begins",
+       seen=lambda enc, st: dict(target_seen(enc, st), done_next=st.target.done + 1))
+def part_resolved(enc, st):
+    """Continuing needs a resolved part with more parts to come."""
+    return st.target.between_parts
+
+
+@guard("trigger-passed", "trigger {trigger} has passed: {closed_by}", seen=target_seen)
+def trigger_still_open(enc, st):
+    """A triggered action answers a trigger that is happening now: a part that
+    is pending, or a resolved part whose window has not closed (T-WINDOW)."""
+    t = st.target
+    if t is None or t.closed:
+        return False
+    if t.kind in TURN_KINDS or t.pending:
+        return True
+    return t.window_part == t.done
+
+
+# -- timing: when the machine moves by itself (spec/TIMING.md) ------------------------
+
+def _untriggered(enc, st) -> bool:
+    return st.kind in enc.ruleset.turn_actions or st.kind == "end-turn"
+
+
+def _turn_ended(enc) -> bool:
+    return bool(enc.stack) and enc.stack[0].kind == TURN_END
+
+
+@timing("the step moves play past the finished frame on top")
+def play_moves_past(enc, st):
+    """T-LEAVE: a finished frame leaves the top of the stack before a step that
+    acts beneath it (resolve, continue, lose, disrupt), answers a trigger other
+    than it, is an untriggered step of its owner, is the turn owner's next
+    action or end of turn, or comes after the turn has ended."""
+    top = enc.stack[-1]
+    if top.outcome is None or top.kind in TURN_KINDS:
+        return False
+    if st.responding:
+        return st.target is not None and st.target is not top
+    if st.kind in enc.ruleset.stack_moves:
+        return True
+    if _untriggered(enc, st) and st.actor in (top.owner, enc.active):
+        return True
+    return _turn_ended(enc)
+
+
+@timing("the turn's owner moves on from the turn-start moment")
+def turn_start_passes(enc, st):
+    """T-TURN-START: the turn-start moment passes when the turn's owner takes
+    its first untriggered action or ends its turn."""
+    return _untriggered(enc, st) and st.actor == enc.active
+
+
+@timing("a step that answers nothing starts the next turn")
+def turn_end_passes(enc, st):
+    """T-NEXT-TURN: after the turn has ended, the first step that is not an
+    answer to a trigger starts the next turn."""
+    return not st.responding
+
+
+@routing
+def parent_is_turn(enc, st):
+    """After popping, no frame remains: the turn goes on."""
+    return len(enc.stack) == 1
+
+
+@routing
+def parent_pending(enc, st):
+    """After popping, the frame below is still pending."""
+    return len(enc.stack) > 1 and enc.stack[-2].kind not in TURN_KINDS \
+        and enc.stack[-2].phase == PENDING and enc.stack[-2].outcome is None
+
+
+@routing
+def parent_resolved(enc, st):
+    """After popping, the frame below has resolved (wholly or a part)."""
+    return len(enc.stack) > 1 and enc.stack[-2].kind not in TURN_KINDS \
+        and (enc.stack[-2].phase == RESOLVED or enc.stack[-2].outcome is not None)
+
+
+@routing
+def parent_turn_start(enc, st):
+    """After popping, the turn-start moment is below."""
+    return len(enc.stack) > 1 and enc.stack[-2].kind == TURN_START
+
+
+@routing
+def parent_turn_end(enc, st):
+    """After popping, the turn-end moment is below."""
+    return len(enc.stack) > 1 and enc.stack[-2].kind == TURN_END
+
+
+# -- effects: the stack and the turn ------------------------------------------------
+
+def push_frame(enc, st):
+    """Put the declared action (or answer, or event) on the stack, pending."""
+    enc.push(Frame(st.fid, st.actor, st.kind,
+                   response=st.target is not None and st.responding,
+                   parts=st.parts, provokes=st.provokes, labels=st.labels,
+                   parent=st.target.id if (st.responding and st.target is not None) else None,
+                   turn=enc.turn_serial, cost=st.cost, moving=st.moving, name=st.name,
+                   step=st.index))
+    enc.note(st, enc.stack[-1], "declared")
+
+
+def resolve_part(enc, st):
+    """The top frame's current part resolves; the whole frame when it was the
+    last. The window of that part opens (T-WINDOW)."""
+    top = enc.stack[-1]
+    top.done += 1
+    top.phase = RESOLVED
+    top.window_part = top.done
+    top.interrupted = False
+    if top.done >= top.parts:
+        top.outcome = DONE
+        enc.note(st, top, DONE)
+    else:
+        enc.note(st, top, f"part {top.done}/{top.parts}")
+
+
+def next_part(enc, st):
+    """The top frame goes on with its next part, pending again."""
+    enc.stack[-1].phase = PENDING
+
+
+def close_part_window(enc, st):
+    """T-PARTS: as the next part begins, the window of the part before closes."""
+    top = enc.stack[-1]
+    if top.window_part:
+        top.window_part = 0
+        top.closed_by = (st.index, f"when {top.id} went on with part {top.done + 1}")
+
+
+def void(enc, st, outcome):
+    """The top frame comes to nothing (lost, disrupted); its cost stays spent
+    and the part that was in play stays answerable (T-WINDOW)."""
+    top = enc.stack[-1]
+    top.outcome = outcome
+    top.phase = RESOLVED
+    top.window_part = top.done
+    enc.note(st, top, outcome)
+
+
+def pop_frame(enc, st):
+    """The top frame leaves the stack; its window closes, unless it was kept
+    open (T-CUT-IN)."""
+    top = enc.pop()
+    if top.kept:
+        enc.kept[top.id] = top
+    else:
+        close_window(enc, top, st, _moved_past(enc, st))
+    enc.remember_past(top)
+
+
+def _moved_past(enc, st) -> str:
+    """How play moved past a frame that leaves the stack, in words."""
+    below = next((f for f in reversed(enc.stack)
+                  if f.outcome is None and f.kind not in TURN_KINDS), None)
+    if st.kind in enc.ruleset.stack_moves and below is not None:
+        return f"when {below.id} ({below.owner}'s {below.kind}) went on"
+    if st.responding:
+        return f"when {st.actor} answered {st.to or 'an earlier trigger'}"
+    if st.actor:
+        return f"when {st.actor} went on with a {st.kind}"
+    return f"when play went on (a {st.kind} step)"
+
+
+def close_window(enc, frame, st, words) -> None:
+    """Close ``frame``'s window, remembering which step closed it and how."""
+    if frame.closed:
+        return
+    frame.closed = True
+    frame.kept = False
+    frame.closed_by = (st.index, words)
+    if frame.id in enc.past:
+        enc.forget_uses(frame.id)
+
+
+def note_use(enc, st):
+    """Remember which kind of answer this creature gave on this occurrence of
+    the trigger (each part of an action is an occurrence of its own)."""
+    kind = "reaction" if st.kind == "reaction" else "free"
+    key = (st.target.id, st.target.occurrence, st.actor)
+    enc.uses[key] = enc.uses.get(key, ()) + ((kind, st.on),)
+
+
+def close_turn(enc, st):
+    """The turn's owner ends its turn: the turn-end moment opens."""
+    enc.push(Frame(f"turn-end@{enc.turn_serial}", enc.active, TURN_END,
+                   turn=enc.turn_serial, phase=RESOLVED, step=st.index))
+    enc.note(st, enc.stack[-1], "turn ends")
+
+
+def open_next_turn(enc, st):
+    """The next combatant in initiative order starts its turn; every window
+    still open closes (T-NEXT-TURN)."""
+    words = f"when {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn started"
+    moment = enc.pop()
+    close_window(enc, moment, st, words)
+    enc.remember_past(moment)
+    for fid in list(enc.kept):
+        close_window(enc, enc.kept.pop(fid), st, words)
+    enc.advance()
+    enc.push(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
+                   turn=enc.turn_serial, phase=RESOLVED, step=st.index))
+    enc.note(st, enc.stack[-1], "turn starts")
+
+
+# -- rows every ruleset has ------------------------------------------------------------
+
+def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_effects=(),
+               keep=()) -> list:
+    """The stack moves a player declares (T-STACK-MOVES), events (T-EVENT) and
+    the machine rows that settle the stack before each step (T-LEAVE,
+    T-TURN-START). ``resolve``: effects after a part resolves; ``keep``: rows
+    to try before a finished frame leaves (T-CUT-IN)."""
+    return [
+        row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=stack,
+            actor_on_top=stack),
+        row("continue", [AFTER], BEFORE, next_part, *next_part_effects, rules=stack,
+            actor_on_top=stack),
+        refuse("resolve", [AFTER], actor_on_top=stack, part_pending=stack),
+        refuse("continue", [BEFORE], actor_on_top=stack, part_resolved=stack),
+        *(refuse(kind, [ACTING, START_PHASE, END_PHASE], something_pending=stack)
+          for kind in ("resolve", "continue")),
+        row("event", ANY, BEFORE, push_frame, rules=trigger),
+        *keep,
+        *(row("close", [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
+              **{parent: ()})
+          for dest, parent in ((ACTING, "parent_is_turn"), (BEFORE, "parent_pending"),
+                               (AFTER, "parent_resolved"), (START_PHASE, "parent_turn_start"),
+                               (END_PHASE, "parent_turn_end"))),
+        row("close", [START_PHASE], ACTING, pop_frame, by=MACHINE, rules=moments,
+            turn_start_passes=moments),
+    ]
+
+
+def next_turn_row(refresh, moments: str, rules) -> Row:
+    """T-NEXT-TURN: the machine starts the next turn, and ``refresh`` gives its
+    owner back what the ruleset gives at the start of a turn."""
+    return row("next-turn", [END_PHASE], START_PHASE, open_next_turn, refresh, by=MACHINE,
+               rules=rules, turn_end_passes=moments)
+
+
+def nothing_to_answer(rows) -> list:
+    """T-ANSWER: in turn_acting the stack is empty and nothing is kept open, so
+    an answer is refused there by the first checks of its own row."""
+    return [Refusal(r.step, (ACTING,), r.guards[:2]) for r in rows
+            if isinstance(r, Row) and r.by == PLAYER and r.guards
+            and r.guards[0][0] is has_trigger]
+
+
+def split(entries) -> tuple:
+    """(rows, refusals) of a list that mixes them."""
+    return (tuple(e for e in entries if isinstance(e, Row)),
+            tuple(e for e in entries if isinstance(e, Refusal)))
+

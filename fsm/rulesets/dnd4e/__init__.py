@@ -1,0 +1,41 @@
+"""D&D 4th edition: the turn's actions, opportunity and immediate actions,
+readied actions.
+
+``limits`` holds the combatant's budgets and the guards and effects only
+this ruleset has; ``table`` the rows that use them (spec/rules.yaml names
+the rules); ``tools`` what the tools need of it: the budgets shown, the
+explorer's moves and invariants, the mutants that test the suite. This
+module puts them together as one :class:`~fsm.rulesets.Ruleset`.
+"""
+
+from __future__ import annotations
+
+from .. import Option, Ruleset, StepSpec, register
+from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, Fighter4e
+from .table import REFUSALS, ROWS
+from .tools import budgets, explore, mistakes, mutants
+
+RULESET = register(Ruleset(
+    name="dnd4e", title="D&D 4e", long_title="Dungeons & Dragons 4th edition",
+    options=(
+        Option("free_actions_per_turn", None, None,
+               "the DM's limit on free actions per combatant in one turn; null: no limit"),
+        Option("opportunity_limit_turns", "every-other", ("every-other", "enemy"),
+               "whose turns the one-opportunity-action-per-turn limit counts: every other "
+               "combatant's (Czech text, published rules) or only enemies' (French text)"),
+        Option("readied_as", "reaction", ("reaction", "interrupt"),
+               "when a readied action is taken: after its trigger (immediate reaction) "
+               "or before it (immediate interrupt)"),
+        Option("reaction_window", "interrupts-next", ("interrupts-next", "before-next"),
+               "how long a trigger stays open to reactions: until the triggering "
+               "combatant's next action or part takes effect, so the reaction can "
+               "interrupt it (interrupts-next), or only until that combatant begins "
+               "any other step, ending its turn included (before-next)"),
+    ),
+    fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
+    turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
+    steps=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",))),
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
+    readings=("cs-4e", "fr-4e"),
+))
+

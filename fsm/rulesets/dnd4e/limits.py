@@ -1,0 +1,377 @@
+"""D&D 4e: the combatant's budgets, and the guards and effects only this
+ruleset has. Guards register by name for the table to name them."""
+
+from __future__ import annotations
+
+from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
+from ...engine.guard import guard, timing
+from .. import common as c
+
+TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
+ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
+STACK_MOVES = frozenset({"resolve", "continue", "lose"})
+IMMEDIATE = frozenset({"interrupt", "reaction", "readied"})
+INTERRUPTING = frozenset({"interrupt", "opportunity"})
+
+
+class Fighter4e(Fighter):
+    """A combatant's action slots of its current (or next) own turn, its
+    immediate, opportunity and free actions, what it has readied."""
+
+    __slots__ = ("standard", "move", "minor", "immediate_used", "immediate_turn",
+                 "opportunity_turn", "free_turn", "free_count", "readied", "readied_turn")
+
+    def __init__(self, id, side, **fields):
+        super().__init__(id, side)
+        self.standard = self.move = self.minor = 1
+        self.immediate_used = False
+        self.immediate_turn = self.opportunity_turn = self.free_turn = -1
+        self.free_count = 0
+        self.readied = None
+        self.readied_turn = -1
+
+
+# -- guards of this ruleset -------------------------------------------------------------
+
+def _fighter_seen(enc, st):
+    f = enc.fighters[st.actor]
+    seen = {"actor": st.actor, "active": enc.active, "round": enc.round}
+    for slot in ("standard", "move", "minor", "free_count", "immediate_turn",
+                 "opportunity_turn", "readied"):
+        seen[slot] = getattr(f, slot)
+    seen["immediate_when"] = enc.describe_turn(f.immediate_turn)
+    seen["opportunity_when"] = enc.describe_turn(f.opportunity_turn)
+    return seen
+
+
+def _own_unresolved(enc, actor):
+    for frame in enc.stack:
+        if frame.owner == actor and frame.outcome is None and frame.kind not in TURN_KINDS:
+            return frame
+    return None
+
+
+@guard("own-action-in-progress",
+       "{actor}'s own {own} is still unresolved; its actions come one after another",
+       seen=lambda enc, st: {"actor": st.actor,
+                             "own": getattr(_own_unresolved(enc, st.actor), "id", None)})
+def no_own_action_pending(enc, st):
+    """The actor has no unresolved action of its own on the stack."""
+    return _own_unresolved(enc, st.actor) is None
+
+
+@guard("trigger-cancelled", "trigger {trigger} never took effect (outcome: {outcome})",
+       seen=c.target_seen)
+def trigger_took_effect(enc, st):
+    """A lost action never resolved, so there is nothing to react to."""
+    return st.target.outcome != LOST
+
+
+@guard("trigger-already-resolved",
+       "trigger {trigger} has already resolved ({done}/{parts} parts); an interrupt comes before",
+       seen=c.target_seen)
+def trigger_pending(enc, st):
+    """An interrupting answer acts while its trigger is still pending."""
+    t = st.target
+    return t.kind in TURN_KINDS or t.pending
+
+
+@guard("trigger-not-resolved",
+       "trigger {trigger} has not resolved yet ({done}/{parts} parts); a reaction comes after",
+       seen=c.target_seen)
+def trigger_resolved(enc, st):
+    """A reaction answers a resolved part whose window is open (it may come
+    while the next part is pending, T-CUT-IN), unless it breaks into movement."""
+    t = st.target
+    return t.kind in TURN_KINDS or t.phase == RESOLVED or t.after_open or t.moving
+
+
+@guard("moved-less-than-one-square",
+       "{trigger_owner} has moved {done} square(s); a reaction breaks into movement only after 1",
+       seen=c.target_seen)
+def moved_one_square(enc, st):
+    """Breaking into a move needs the mover to have covered at least one square."""
+    t = st.target
+    return not (t.moving and t.phase == PENDING and t.done < 1)
+
+
+@guard("trigger-not-by-enemy", "trigger {trigger} is not an enemy's doing", seen=c.target_seen)
+def triggered_by_enemy(enc, st):
+    """The trigger is an enemy's action."""
+    t = st.target
+    return t.owner is not None and enc.fighters[t.owner].side != enc.fighters[st.actor].side
+
+
+@guard("not-provoked", "trigger {trigger} does not provoke {actor}", seen=c.target_seen)
+def provoked(enc, st):
+    """The trigger provokes this combatant (it leaves an adjacent square, or
+    makes a ranged or area attack while adjacent)."""
+    return st.actor in st.target.provokes
+
+
+@guard("standard-action-used",
+       "{actor} has no standard action left this turn (standard={standard})", seen=_fighter_seen)
+def standard_slot(enc, st):
+    """The standard action of this turn is unspent."""
+    return enc.fighters[st.actor].standard > 0
+
+
+@guard("move-action-used",
+       "{actor} has no move action left, nor a standard to take as one (move={move}, "
+       "standard={standard})", seen=_fighter_seen)
+def move_slot(enc, st):
+    """A move action is left, or a standard action to take in its place."""
+    f = enc.fighters[st.actor]
+    return f.move > 0 or f.standard > 0
+
+
+@guard("minor-action-used",
+       "{actor} has no minor action left, nor a move or standard to take as one",
+       seen=_fighter_seen)
+def minor_slot(enc, st):
+    """A minor action is left, or a move or standard action to take in its place."""
+    f = enc.fighters[st.actor]
+    return f.minor > 0 or f.move > 0 or f.standard > 0
+
+
+@guard("free-action-limit",
+       "{actor} has taken {free_count} free action(s) this turn, the limit the DM set",
+       seen=_fighter_seen)
+def free_within_limit(enc, st):
+    """The DM's per-turn limit on free actions, when one is set, is not reached."""
+    limit = enc.options.get("free_actions_per_turn")
+    if limit is None:
+        return True
+    f = enc.fighters[st.actor]
+    return (f.free_count if f.free_turn == enc.turn_serial else 0) < limit
+
+
+@guard("immediate-on-own-turn", "{actor} cannot take an immediate action on its own turn",
+       seen=c.turn_seen)
+def immediate_not_own_turn(enc, st):
+    """No immediate action on your own turn."""
+    return st.actor != enc.active
+
+
+@guard("immediate-used-this-round",
+       "{actor} already took an immediate action {immediate_when}, since the end of its "
+       "last turn", seen=_fighter_seen)
+def immediate_unused(enc, st):
+    """No immediate action since the end of your last turn (one per round)."""
+    return not enc.fighters[st.actor].immediate_used
+
+
+@guard("opportunity-on-own-turn", "{actor} cannot take an opportunity action on its own turn",
+       seen=c.turn_seen)
+def opportunity_not_own_turn(enc, st):
+    """No opportunity action on your own turn."""
+    return st.actor != enc.active
+
+
+def opportunity_left(enc, fighter) -> bool:
+    """Whether the once-per-turn limit leaves ``fighter`` an opportunity action now."""
+    if fighter.opportunity_turn != enc.turn_serial:
+        return True
+    if enc.options.get("opportunity_limit_turns") == "enemy":
+        return enc.fighters[enc.active].side == fighter.side
+    return False
+
+
+@guard("opportunity-used-this-turn", "{actor} already took an opportunity action "
+       "{opportunity_when}", seen=_fighter_seen)
+def opportunity_unused(enc, st):
+    """At most one opportunity action during each other combatant's turn
+    (option ``opportunity_limit_turns: enemy`` counts enemies' turns only)."""
+    return opportunity_left(enc, enc.fighters[st.actor])
+
+
+@guard("no-readied-action", "{actor} has no readied action", seen=_fighter_seen)
+def has_readied(enc, st):
+    """A readied action is waiting for its trigger."""
+    return enc.fighters[st.actor].readied is not None
+
+
+@guard("readied-timing", "the readied action's timing does not fit trigger {trigger} ({phase})",
+       seen=c.target_seen)
+def readied_timing(enc, st):
+    """A readied action comes after its trigger (as an immediate reaction), or
+    before it when the ``readied_as`` option says ``interrupt``."""
+    t = st.target
+    if t.kind in TURN_KINDS:
+        return True
+    if enc.options.get("readied_as", "reaction") == "interrupt":
+        return t.pending
+    return t.phase == RESOLVED or t.after_open or (t.moving and t.done >= 1)
+
+
+@guard("not-interrupted",
+       "{trigger} can be lost only to an interrupt or opportunity action that resolved before it",
+       seen=c.target_seen)
+def interrupted(enc, st):
+    """Only an action an interrupt (or opportunity action) got ahead of can be lost."""
+    return st.target.interrupted
+
+
+@timing("the finished frame's window stays open off the stack")
+def window_survives(enc, st):
+    """T-CUT-IN (option reaction_window: interrupts-next): when the triggering
+    combatant goes on with an untriggered step, its finished frame leaves the
+    stack with its reaction window still open."""
+    if enc.options.get("reaction_window") != "interrupts-next":
+        return False
+    top = enc.stack[-1]
+    return (top.outcome == DONE and top.kind not in TURN_KINDS and top.after_open
+            and top.owner is not None and top.owner == st.actor and top.kind != EVENT
+            and (st.kind in TURN_ACTIONS or st.kind == "end-turn"))
+
+
+@timing("the top frame is not already marked to stay open")
+def not_kept(enc, st):
+    """The top frame is not already marked to stay open."""
+    return not enc.stack[-1].kept
+
+
+# -- effects of this ruleset ---------------------------------------------------------------
+
+def _f(enc, st):
+    return enc.fighters[st.actor]
+
+
+def spend_standard(enc, st):
+    """Spend the turn's standard action."""
+    _f(enc, st).standard -= 1
+
+
+def spend_move(enc, st):
+    """Spend the move action, or the standard action taken in its place."""
+    f = _f(enc, st)
+    if f.move > 0:
+        f.move -= 1
+    else:
+        f.standard -= 1
+
+
+def spend_minor(enc, st):
+    """Spend the minor action, or a move or standard action taken in its place."""
+    f = _f(enc, st)
+    if f.minor > 0:
+        f.minor -= 1
+    elif f.move > 0:
+        f.move -= 1
+    else:
+        f.standard -= 1
+
+
+def count_free(enc, st):
+    """Count a free action against the (optional) per-turn limit."""
+    f = _f(enc, st)
+    if f.free_turn != enc.turn_serial:
+        f.free_turn, f.free_count = enc.turn_serial, 0
+    f.free_count += 1
+
+
+def spend_immediate(enc, st):
+    """Spend the round's immediate action."""
+    f = _f(enc, st)
+    f.immediate_used, f.immediate_turn = True, enc.turn_serial
+
+
+def spend_opportunity(enc, st):
+    """Spend the opportunity action of this combatant's turn."""
+    _f(enc, st).opportunity_turn = enc.turn_serial
+
+
+def use_readied(enc, st):
+    """Take the readied action as the round's immediate action; the frame is
+    named after what was readied."""
+    f = _f(enc, st)
+    st.text["readied"] = f.readied
+    f.readied = None
+    f.immediate_used, f.immediate_turn = True, enc.turn_serial
+
+
+def name_readied(enc, st):
+    """The readied action's frame says what was readied."""
+    top = enc.stack[-1]
+    top.name = st.name or f"readied {st.text.get('readied')}"
+
+
+def note_what_is_readied(enc, st):
+    """The ready action's frame remembers what it readies (a standard action by default)."""
+    enc.stack[-1].readies = st.text.get("readies") or "standard"
+
+
+def interrupt_takes_hold(enc, st):
+    """An interrupt or opportunity action that resolved ahead of its trigger
+    lets that action be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST); so does a
+    readied action under ``readied_as: interrupt``."""
+    top = enc.stack[-1]
+    ahead = top.kind in INTERRUPTING or (top.kind == "readied"
+                                        and enc.options.get("readied_as") == "interrupt")
+    if top.outcome == DONE and ahead:
+        parent = enc.find(top.parent)
+        if parent is not None and parent.outcome is None:
+            parent.interrupted = True
+
+
+def ready_takes_hold(enc, st):
+    """Once the ready action resolves, the action is readied (4E-READY)."""
+    top = enc.stack[-1]
+    if top.outcome == DONE and top.kind == "ready":
+        f = enc.fighters[top.owner]
+        f.readied, f.readied_turn = top.readies or "standard", enc.turn_serial
+
+
+def readied_moves_initiative(enc, st):
+    """Once a readied action resolves, its owner acts just before the
+    combatant whose action triggered it (4E-READY-INITIATIVE)."""
+    top = enc.stack[-1]
+    if top.outcome == DONE and top.kind == "readied":
+        enc.move_before(top.owner, top.parent)
+
+
+def mark_lost(enc, st):
+    """The top frame is lost: it has no effect and its cost stays spent."""
+    c.void(enc, st, LOST)
+
+
+def owner_moves_on(enc, st):
+    """T-OWNER: once a combatant's step takes effect (a part resolves, or it is
+    lost), the windows of that combatant's earlier triggers close."""
+    top = enc.stack[-1]
+    owner = top.owner
+    if top.kind == EVENT or owner is None:
+        return
+    words = f"when {owner}'s {top.id} took effect"
+    for frame in enc.stack:
+        if frame is not top and frame.owner == owner and frame.window_part \
+                and frame.kind not in TURN_KINDS and frame.kind != EVENT:
+            frame.window_part = 0
+            frame.closed_by = (st.index, words)
+    for fid in [fid for fid, f in enc.kept.items() if f.owner == owner]:
+        c.close_window(enc, enc.kept.pop(fid), st, words)
+
+
+def keep_window(enc, st):
+    """Mark the top frame to keep its window open once it leaves the stack."""
+    enc.stack[-1].kept = True
+
+
+def close_part_window_if_strict(enc, st):
+    """T-PARTS: the window of the part before closes as the next begins, unless
+    ``reaction_window: interrupts-next`` keeps it until the next resolves."""
+    if enc.options.get("reaction_window") != "interrupts-next":
+        c.close_part_window(enc, st)
+
+
+def reset_immediate(enc, st):
+    """The immediate action comes back at the end of your own turn."""
+    enc.fighters[enc.active].immediate_used = False
+
+
+def refresh_actions(enc, st):
+    """A standard, a move and a minor action for the new turn; an unused
+    readied action lapses."""
+    f = enc.fighters[enc.active]
+    f.standard = f.move = f.minor = 1
+    f.readied = None

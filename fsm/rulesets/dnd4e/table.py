@@ -1,0 +1,102 @@
+"""The D&D 4e table: every row of this ruleset, each guard with the rule ids
+it enforces on that row (spec/rules.yaml), in the order the machine tries
+them. Rows shared with every ruleset come from ``common``."""
+
+from __future__ import annotations
+
+from ...engine.rows import ACTING, AFTER, ANY, BEFORE, MACHINE, NOT_ACTING, TRIGGERED
+from ...engine.rows import TURN_END, TURN_START, refuse, row
+from .. import common as c
+from . import limits as fx
+
+_OPEN = dict(has_trigger="4E-TRIGGER", trigger_still_open="4E-STACK",
+             nothing_unresolved_above="4E-STACK")
+_REACT = dict(has_trigger="4E-TRIGGER",
+              trigger_still_open=("4E-REACTION-NEXT", "4E-REACTION-WINDOW"),
+              nothing_unresolved_above="4E-STACK")
+
+_ENTRIES = [
+    # Actions of the turn (4E-ACTION-TYPES, 4E-STANDARD, 4E-MOVE, 4E-MINOR);
+    # one at a time (4E-ONE-AT-A-TIME)
+    row("standard", [ACTING], BEFORE, fx.spend_standard, c.push_frame,
+        rules="4E-ACTION-TYPES",
+        own_turn="4E-STANDARD-OWN-TURN", no_action_pending="4E-ONE-AT-A-TIME",
+        standard_slot="4E-STANDARD"),
+    row("move", [ACTING], BEFORE, fx.spend_move, c.push_frame,
+        rules="4E-ACTION-TYPES",
+        own_turn="4E-MOVE", no_action_pending="4E-ONE-AT-A-TIME",
+        move_slot=("4E-MOVE-ONE", "4E-SUBSTITUTE")),
+    row("minor", [ACTING], BEFORE, fx.spend_minor, c.push_frame,
+        rules="4E-ACTION-TYPES",
+        own_turn="4E-MINOR", no_action_pending="4E-ONE-AT-A-TIME",
+        minor_slot=("4E-MINOR-ONE", "4E-SUBSTITUTE")),
+    row("ready", [ACTING], BEFORE, fx.spend_standard, c.push_frame, fx.note_what_is_readied,
+        rules="4E-READY",
+        own_turn="4E-READY-COST", no_action_pending="4E-ONE-AT-A-TIME",
+        standard_slot="4E-READY-COST"),
+    row("free", ANY, BEFORE, fx.count_free, c.push_frame,
+        rules=("4E-ACTION-TYPES", "4E-FREE"),
+        no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT"),
+    # Triggered actions (4E-TRIGGER): free or no action at all (4E-TRIGGERED-FREE)
+    row("free-response", TRIGGERED, BEFORE, fx.count_free, c.note_use, c.push_frame,
+        rules=("4E-TRIGGERED-FREE", "4E-FREE"),
+        **_OPEN, free_within_limit="4E-FREE-LIMIT"),
+    row("no-action", TRIGGERED, BEFORE, c.push_frame,
+        rules=("4E-TRIGGERED-FREE", "4E-NO-ACTION"), **_OPEN),
+    # Opportunity actions (4E-OPP-*)
+    row("opportunity", TRIGGERED, BEFORE, fx.spend_opportunity, c.push_frame,
+        rules="4E-OPP-ANYONE",
+        **_OPEN,
+        opportunity_not_own_turn="4E-OPP-OWN-TURN", trigger_pending="4E-OPP-INTERRUPTS",
+        triggered_by_enemy="4E-OPP-TRIGGER", provoked="4E-OPP-TRIGGER",
+        opportunity_unused="4E-OPP-ONCE"),
+    # Immediate actions (4E-IMM-*): interrupts before, reactions after the trigger
+    row("interrupt", TRIGGERED, BEFORE, fx.spend_immediate, c.push_frame,
+        rules="4E-IMM-KINDS",
+        has_trigger="4E-IMM-TRIGGER", trigger_still_open="4E-STACK",
+        nothing_unresolved_above="4E-STACK",
+        immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_pending="4E-INTERRUPT",
+        immediate_unused="4E-IMM-ONCE"),
+    row("reaction", TRIGGERED, BEFORE, fx.spend_immediate, c.push_frame,
+        rules="4E-IMM-KINDS",
+        **_REACT,
+        immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_resolved="4E-REACTION",
+        moved_one_square="4E-REACTION-MOVE", trigger_took_effect="4E-INTERRUPT-LOST",
+        immediate_unused="4E-IMM-ONCE"),
+    row("readied", TRIGGERED, BEFORE, fx.use_readied, c.push_frame, fx.name_readied,
+        rules=("4E-READY", "4E-READY-INITIATIVE"),
+        **_REACT,
+        immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
+        readied_timing="4E-READY-TIMING", trigger_took_effect="4E-INTERRUPT-LOST",
+        immediate_unused="4E-IMM-ONCE"),
+    # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST)
+    row("lose", [BEFORE], AFTER, fx.mark_lost, fx.owner_moves_on, rules="4E-STACK",
+        actor_on_top="4E-STACK",
+        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
+    refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
+    refuse("lose", [ACTING, TURN_START, TURN_END], something_pending="4E-STACK"),
+    # The turn: the immediate action comes back at the end of your own turn
+    row("end-turn", [ACTING], TURN_END, fx.reset_immediate, c.close_turn,
+        rules=("4E-IMM-ONCE", "4E-SEQUENCE"), own_turn="4E-ONE-AT-A-TIME"),
+    # machine-driven, T-CUT-IN: the reaction window of the triggering
+    # combatant's finished frame survives its next step (4E-REACTION-NEXT)
+    row("keep-open", [AFTER], AFTER, fx.keep_window, by=MACHINE,
+        rules="4E-REACTION-NEXT", not_kept=(),
+        window_survives=("4E-REACTION-NEXT", "4E-REACTION-WINDOW")),
+    *c.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
+                  resolve=(fx.interrupt_takes_hold, fx.ready_takes_hold,
+                           fx.readied_moves_initiative, fx.owner_moves_on),
+                  next_part_effects=(fx.close_part_window_if_strict,)),
+    c.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",
+                    ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
+]
+
+ROWS, _REFUSED = c.split(_ENTRIES)
+REFUSALS = _REFUSED + (
+    *c.nothing_to_answer(ROWS),
+    *(refuse(kind, NOT_ACTING, own_turn=rule, no_action_pending="4E-ONE-AT-A-TIME")
+      for kind, rule in (("standard", "4E-STANDARD-OWN-TURN"), ("move", "4E-MOVE"),
+                         ("minor", "4E-MINOR"), ("ready", "4E-READY-COST"))),
+    refuse("end-turn", NOT_ACTING, own_turn="4E-ONE-AT-A-TIME",
+           no_action_pending="4E-ONE-AT-A-TIME"),
+)

@@ -1,0 +1,201 @@
+"""What the tools need of D&D 4e: the budgets a scenario may expect, how the
+explorer walks an encounter and what it checks after every step, and the
+mutants that measure the conformance suite."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+
+from .. import Explore
+from . import limits as fx
+from .limits import INTERRUPTING, opportunity_left
+
+IMMEDIATE = frozenset({"interrupt", "reaction", "readied"})
+COSTLESS = frozenset({"free", "free-response", "no-action", "event"})
+READ_BY_GUARDS = frozenset({"ready", "readied"})   # frame kinds a guard tells apart
+
+
+def budgets(enc, fighter) -> dict:
+    """standard, move, minor (left this turn), immediate (1 while unused since
+    the end of your last turn), opportunity (1 while the once-per-turn limit
+    leaves one now), free_used (this turn), readied (what is readied)."""
+    return {
+        "standard": fighter.standard, "move": fighter.move, "minor": fighter.minor,
+        "immediate": 0 if fighter.immediate_used else 1,
+        "opportunity": 1 if opportunity_left(enc, fighter) else 0,
+        "free_used": fighter.free_count if fighter.free_turn == enc.turn_serial else 0,
+        "readied": fighter.readied,
+    }
+
+
+# -- the explorer ---------------------------------------------------------------------
+
+def turn_moves(actor, others) -> list:
+    """The turn's actions the explorer tries for each combatant."""
+    return [("standard", ()), ("standard", (("attacks", 2),)),
+            ("move", (("squares", 2), ("provokes", others))),
+            ("minor", ()), ("ready", ()), ("free", ())]
+
+
+def frame_class(kind: str) -> str:
+    """What the guards tell apart of a frame's kind."""
+    if kind in READ_BY_GUARDS:
+        return kind
+    if kind in INTERRUPTING:
+        return "interrupting"
+    return "costless" if kind in COSTLESS else "action"
+
+
+def fighter_key(enc, f, exact, answers) -> tuple:
+    """A combatant as the rules can still tell it apart: its action slots only
+    while it is active, free actions counted up to the DM's limit, and its
+    answer budgets only if it answers in this walk."""
+    limit = enc.options.get("free_actions_per_turn")
+    free_used = f.free_count if f.free_turn == enc.turn_serial else 0
+    key = ((f.standard, f.move, f.minor) if f.id == enc.active else None,
+           min(free_used, limit) if limit is not None else 0, min(f.turns_started, 1))
+    if answers:
+        key += (f.opportunity_turn == enc.turn_serial, f.immediate_used,
+                f.readied if exact else f.readied is not None)
+    return key
+
+
+def watch(w, enc, data, verdict, counters, answers):
+    """The explorer's own count of immediate and opportunity actions, and the
+    first invariant the step breaks: (invariant, message, rule ids) or None."""
+    imm, opp, _, _ = counters
+    kind, actor = data["do"], data.get("actor")
+    problem = None
+    if kind in IMMEDIATE or kind == "opportunity":
+        if actor == enc.active:
+            name = "immediate" if kind in IMMEDIATE else "opportunity"
+            problem = (f"{name}-on-own-turn", f"{actor} took a {kind} on its own turn",
+                       ("4E-IMM-OWN-TURN",) if name == "immediate" else ("4E-OPP-OWN-TURN",))
+    i = w.index.get(actor)
+    if kind in IMMEDIATE:
+        imm[i] += 1
+        if imm[i] > 1 and problem is None:
+            problem = ("two-immediate-actions", f"{actor} took a second immediate action "
+                       f"before the end of its own turn", ("4E-IMM-ONCE",))
+    enemy_only = enc.options.get("opportunity_limit_turns") == "enemy"
+    if kind == "opportunity" and (not enemy_only or w.side[enc.active] != w.side[actor]):
+        opp[i] += 1
+        if opp[i] > 1 and problem is None:
+            problem = ("two-opportunity-actions", f"{actor} took a second opportunity "
+                       f"action during {enc.active}'s turn", ("4E-OPP-ONCE",))
+    if kind == "end-turn":
+        imm[w.index[enc.active]] = 0
+    return problem, answers
+
+
+explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
+                  watch=watch, costless=COSTLESS)
+
+
+# -- mutants ----------------------------------------------------------------------------
+
+def _swap_guard(rows, step, old, new):
+    out = []
+    for r in rows:
+        if r.step == step:
+            r = replace(r, guards=tuple((new if fn.__name__ == old else fn, rules)
+                                        for fn, rules in r.guards))
+        out.append(r)
+    return tuple(out)
+
+
+def _move_effect(rows, effect, from_step, to_step):
+    out = []
+    for r in rows:
+        if r.step == from_step:
+            r = replace(r, effects=tuple(e for e in r.effects if e is not effect))
+        elif r.step == to_step:
+            r = replace(r, effects=r.effects + (effect,))
+        out.append(r)
+    return tuple(out)
+
+
+def mutants(rows, refusals) -> list:
+    """Timing choices of this ruleset flipped: (id, description, rows, refusals)."""
+    flipped = _swap_guard(_swap_guard(rows, "interrupt", "trigger_pending", fx.trigger_resolved),
+                          "reaction", "trigger_resolved", fx.trigger_pending)
+    return [("interrupt-reaction-flipped", "interrupts come after their trigger, reactions "
+             "before", flipped, refusals),
+            ("immediate-reset-at-turn-start", "the immediate action comes back at the start "
+             "of your turn, not its end",
+             _move_effect(rows, fx.reset_immediate, "end-turn", "next-turn"), refusals)]
+
+
+def immediate_back_every_turn(enc, st):
+    """Every combatant's immediate action comes back at every turn's start."""
+    for f in enc.fighters.values():
+        f.immediate_used = False
+
+
+def actions_back_at_turn_end(enc, st):
+    """The standard, move and minor actions come back as the turn ends."""
+    f = enc.fighters[enc.active]
+    f.standard = f.move = f.minor = 1
+
+
+def opportunity_once_per_round(enc, st):
+    """One opportunity action per round instead of per turn."""
+    f = enc.fighters[st.actor]
+    if f.opportunity_turn < 1:
+        return True
+    index = f.opportunity_turn - 1 - enc.turns_base
+    return (enc.turns[index][0] if 0 <= index < len(enc.turns) else 0) != enc.round
+
+
+def _side(enc, actor):
+    side = enc.fighters[actor].side
+    return [f for f in enc.fighters.values() if f.side == side]
+
+
+def spend_immediate_by_side(enc, st):
+    for f in _side(enc, st.actor):
+        f.immediate_used, f.immediate_turn = True, enc.turn_serial
+
+
+def spend_opportunity_by_side(enc, st):
+    for f in _side(enc, st.actor):
+        f.opportunity_turn = enc.turn_serial
+
+
+def mark_lost_refunded(enc, st):
+    top = enc.stack[-1]
+    fx.mark_lost(enc, st)
+    f = enc.fighters.get(top.owner)
+    if f is not None and top.kind in ("standard", "ready"):
+        f.standard += 1
+    elif f is not None and top.kind == "move":
+        f.move += 1
+
+
+def mistakes(rows, refusals, kit) -> list:
+    """Engine-author mistakes in this ruleset: (id, description, rows, refusals)."""
+    as_guard = kit.as_guard
+    return [
+        ("immediate-back-every-turn", "every immediate action comes back at every turn",
+         kit.add_effect(rows, "next-turn", immediate_back_every_turn), refusals),
+        ("actions-back-at-turn-end", "the turn's actions come back as it ends",
+         kit.add_effect(rows, "end-turn", actions_back_at_turn_end), refusals),
+        ("opportunity-once-per-round", "one opportunity action per round, not per turn",
+         kit.swap_guard(rows, fx.opportunity_unused,
+                        as_guard(opportunity_once_per_round, fx.opportunity_unused)),
+         refusals),
+        ("immediate-shared-by-side", "one immediate action per side, not per creature",
+         kit.swap_effect(rows, fx.spend_immediate, spend_immediate_by_side), refusals),
+        ("opportunity-shared-by-side", "one opportunity action per side and turn",
+         kit.swap_effect(rows, fx.spend_opportunity, spend_opportunity_by_side), refusals),
+        ("lost-action-refunded", "a lost action gives its cost back",
+         kit.swap_effect(rows, fx.mark_lost, mark_lost_refunded), refusals),
+        ("answers-resolve-at-once", "answers take effect at once, never on the stack",
+         kit.answers_at_once(rows), refusals),
+        ("windows-survive-the-turn", "windows kept open survive the next turn's start",
+         kit.windows_survive_the_turn(rows), refusals),
+    ]
+
+
+

@@ -1,0 +1,34 @@
+"""Pathfinder 2nd edition: three actions a turn, reactions and free actions
+with their triggers, disruption.
+
+``limits`` holds the creature's budgets and the guards and effects only this
+ruleset has; ``table`` the rows that use them (spec/rules.yaml names the
+rules); ``tools`` what the tools need of it. This module puts them together
+as one :class:`~fsm.rulesets.Ruleset`.
+"""
+
+from __future__ import annotations
+
+from .. import Option, Ruleset, StepSpec, register
+from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, FighterPF2, notes
+from .table import REFUSALS, ROWS
+from .tools import budgets, explore, mistakes, mutants
+
+RULESET = register(Ruleset(
+    name="pf2e", title="Pathfinder 2e", long_title="Pathfinder 2nd edition",
+    options=(
+        Option("mode", "encounter", ("encounter", "exploration"),
+               "encounter: the reaction budget applies; exploration: the GM decides"),
+        Option("exploration_reactions", "gm", ("gm", "encounter", "unlimited"),
+               "outside encounters, a reaction beyond the budget is the GM's call (gm), "
+               "refused as in an encounter, or allowed"),
+        Option("react_before_first_turn", "gm", ("gm", "allow", "forbid"),
+               "whether a creature may react before its first turn of the encounter"),
+        Option("similar_triggers", "gm", ("gm", "same", "distinct"),
+               "whether two similar but not identical triggers count as one"),
+    ),
+    fighter=FighterPF2, rows=ROWS, refusals=REFUSALS,
+    turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
+    steps=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, notes=notes,
+))

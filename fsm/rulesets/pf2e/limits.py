@@ -1,0 +1,133 @@
+"""Pathfinder 2e: the creature's budgets, and the guards and effects only
+this ruleset has. Guards register by name for the table to name them."""
+
+from __future__ import annotations
+
+from ...engine.frames import DISRUPTED, EVENT, TURN_KINDS, Fighter
+from ...engine.guard import GM, guard
+from .. import common as c
+
+TURN_ACTIONS = frozenset({"action", "activity", "free"})
+ANSWERS = ("reaction", "free-response")
+STACK_MOVES = frozenset({"resolve", "continue", "disrupt"})
+
+
+class FighterPF2(Fighter):
+    """A creature's actions this turn and reactions until its next turn starts."""
+
+    __slots__ = ("actions", "actions_max", "reactions", "reactions_max")
+    FIELDS = {"actions": (0, 100), "reactions": (0, 100)}
+
+    def __init__(self, id, side, *, actions: int = 3, reactions: int = 1):
+        super().__init__(id, side)
+        self.actions = self.actions_max = actions
+        self.reactions = self.reactions_max = reactions
+
+
+def _fighter_seen(enc, st):
+    f = enc.fighters[st.actor]
+    return {"actor": st.actor, "active": enc.active, "round": enc.round,
+            "actions": f.actions, "reactions": f.reactions}
+
+
+@guard("no-actions-left", "{actor} has {actions} action(s) left this turn", seen=_fighter_seen)
+def actions_available(enc, st):
+    """The turn's actions cover the cost."""
+    return enc.fighters[st.actor].actions >= st.cost
+
+
+@guard("reaction-used-this-round",
+       "{actor} has {reactions} reaction(s) left until the start of its next turn",
+       gm="gm-exploration", seen=_fighter_seen)
+def reaction_available(enc, st):
+    """A reaction is left since the start of your last turn; outside encounters
+    the GM decides (option ``exploration_reactions``)."""
+    if enc.fighters[st.actor].reactions > 0:
+        return True
+    if enc.options.get("mode", "encounter") == "exploration":
+        policy = enc.options.get("exploration_reactions", "gm")
+        return GM if policy == "gm" else policy == "unlimited"
+    return False
+
+
+@guard("before-first-turn", "{actor} has not had a turn yet in this encounter",
+       gm="gm-before-first-turn", seen=c.turn_seen)
+def first_turn_policy(enc, st):
+    """Reacting before your first turn is the GM's call (option ``react_before_first_turn``)."""
+    if enc.fighters[st.actor].turns_started > 0:
+        return True
+    if enc.options.get("mode", "encounter") == "exploration":
+        return True
+    policy = enc.options.get("react_before_first_turn", "gm")
+    return GM if policy == "gm" else policy == "allow"
+
+
+def _used(enc, st):
+    return enc.uses.get((st.target.id, st.target.occurrence, st.actor), ())
+
+
+@guard("one-reaction-per-trigger", "{actor} already reacted to trigger {trigger}",
+       seen=c.target_seen)
+def one_reaction_per_trigger(enc, st):
+    """However many reactions you have, one per trigger."""
+    return ("reaction", st.on) not in _used(enc, st)
+
+
+@guard("one-free-action-per-trigger",
+       "{actor} already used a free action on trigger {trigger}", seen=c.target_seen)
+def one_free_per_trigger(enc, st):
+    """Free actions are unlimited, but one per trigger."""
+    return ("free", st.on) not in _used(enc, st)
+
+
+@guard("similar-trigger-same",
+       "trigger {label} of {trigger} is similar to one {actor} already answered",
+       gm="gm-similar-trigger", seen=c.target_seen)
+def similar_trigger(enc, st):
+    """Similar but not identical triggers: the GM decides whether they count as one
+    (option ``similar_triggers``)."""
+    kind = "reaction" if st.kind == "reaction" else "free"
+    for used_kind, label in _used(enc, st):
+        if used_kind == kind and label != st.on:
+            policy = enc.options.get("similar_triggers", "gm")
+            return GM if policy == "gm" else policy == "distinct"
+    return True
+
+
+@guard("not-disruptable", "{trigger} is not an action and cannot be disrupted",
+       seen=c.target_seen)
+def disruptable(enc, st):
+    """Actions, reactions, free actions and activities can be disrupted; events cannot."""
+    return st.target.kind != EVENT and st.target.kind not in TURN_KINDS
+
+
+def spend_actions(enc, st):
+    """Spend the action cost (an activity commits all its actions at once)."""
+    enc.fighters[st.actor].actions -= st.cost
+
+
+def spend_reaction(enc, st):
+    """Spend a reaction (none left becomes none, never below zero)."""
+    f = enc.fighters[st.actor]
+    if f.reactions > 0:
+        f.reactions -= 1
+
+
+def mark_disrupted(enc, st):
+    """The top frame is disrupted: no effect; actions and reactions stay spent."""
+    c.void(enc, st, DISRUPTED)
+
+
+def refresh_budgets(enc, st):
+    """Three actions for the new turn, and the reaction comes back."""
+    f = enc.fighters[enc.active]
+    f.actions = f.actions_max
+    f.reactions = f.reactions_max
+
+
+def notes(st) -> tuple:
+    """What a disruption's verdict says of the GM's part (PF2-DISRUPT-GM)."""
+    if st.kind == "disrupt":
+        return ("gm: what the disruption does beyond cancelling the effects "
+                "(a Leap stopped midway, an item dropped) is the GM's call",)
+    return ()

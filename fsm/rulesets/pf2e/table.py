@@ -1,0 +1,66 @@
+"""The Pathfinder 2e table: every row of this ruleset, each guard with the
+rule ids it enforces on that row (spec/rules.yaml), in the order the machine
+tries them. Rows shared with every ruleset come from ``common``."""
+
+from __future__ import annotations
+
+from ...engine.rows import (ACTING, AFTER, BEFORE, NOT_ACTING, TRIGGERED, TURN_END,
+                            TURN_START, refuse, row)
+from .. import common as c
+from . import limits as fx
+
+_RESPONSE = dict(has_trigger="PF2-TRIGGER", trigger_still_open="PF2-STACK",
+                 nothing_unresolved_above="PF2-STACK")
+
+_ENTRIES = [
+    # Actions of the turn (assumptions from the published rules: PF2-THREE-ACTIONS,
+    # PF2-OWN-TURN, PF2-ACTIVITY)
+    row("action", [ACTING], BEFORE, fx.spend_actions, c.push_frame,
+        own_turn="PF2-OWN-TURN", no_action_pending="PF2-SEQUENCE",
+        actions_available="PF2-THREE-ACTIONS"),
+    row("activity", [ACTING], BEFORE, fx.spend_actions, c.push_frame,
+        rules="PF2-ACTIVITY",
+        own_turn="PF2-OWN-TURN", no_action_pending="PF2-SEQUENCE",
+        actions_available="PF2-THREE-ACTIONS"),
+    row("free", [ACTING], BEFORE, c.push_frame,
+        rules=("PF2-FREE-UNLIMITED", "PF2-UNTRIGGERED-FREE"),
+        own_turn="PF2-UNTRIGGERED-FREE", no_action_pending="PF2-SEQUENCE"),
+    # Reactions: one per round, refreshed at the start of your turn; one per trigger
+    row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, c.note_use, c.push_frame,
+        rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
+               "PF2-FREE-AND-REACTION"),
+        **_RESPONSE,
+        first_turn_policy="PF2-FIRST-TURN",
+        reaction_available=("PF2-REACTION-ONE", "PF2-EXPLORATION"),
+        one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
+        similar_trigger="PF2-SIMILAR-TRIGGERS"),
+    # Free actions with a trigger: any number, one per trigger
+    row("free-response", TRIGGERED, BEFORE, c.note_use, c.push_frame,
+        rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-FREE-UNLIMITED",
+               "PF2-FREE-AND-REACTION", "PF2-TURN-TRIGGERS"),
+        **_RESPONSE,
+        one_free_per_trigger="PF2-FREE-ONE-PER-TRIGGER",
+        similar_trigger="PF2-SIMILAR-TRIGGERS"),
+    # Disruption: no effect, costs stay spent, an activity loses all its actions;
+    # an activity can be disrupted between its parts too
+    row("disrupt", [BEFORE, AFTER], AFTER, fx.mark_disrupted,
+        rules=("PF2-DISRUPT", "PF2-DISRUPT-ACTIVITY", "PF2-DISRUPT-GM", "PF2-STACK"),
+        actor_on_top="PF2-STACK", disruptable="PF2-DISRUPT"),
+    refuse("disrupt", [ACTING, TURN_START, TURN_END], something_pending="PF2-STACK"),
+    # The turn: actions and the reaction come back at the start of your turn
+    row("end-turn", [ACTING], TURN_END, c.close_turn,
+        rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
+    *c.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
+                  next_part_effects=(c.close_part_window,)),
+    c.next_turn_row(fx.refresh_budgets, "PF2-TURN-MOMENTS",
+                    ("PF2-THREE-ACTIONS", "PF2-REACTION-ONE", "PF2-TURN-TRIGGERS")),
+]
+
+ROWS, _REFUSED = c.split(_ENTRIES)
+REFUSALS = _REFUSED + (
+    *c.nothing_to_answer(ROWS),
+    *(refuse(kind, NOT_ACTING, own_turn=rule, no_action_pending="PF2-SEQUENCE")
+      for kind, rule in (("action", "PF2-OWN-TURN"), ("activity", "PF2-OWN-TURN"),
+                         ("free", "PF2-UNTRIGGERED-FREE"))),
+    refuse("end-turn", NOT_ACTING, own_turn="PF2-SEQUENCE", no_action_pending="PF2-SEQUENCE"),
+)

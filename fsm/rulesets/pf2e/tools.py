@@ -1,0 +1,149 @@
+"""What the tools need of Pathfinder 2e: the budgets a scenario may expect,
+how the explorer walks an encounter and what it checks after every step, and
+the mutants that measure the conformance suite."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import Explore
+from . import limits as fx
+
+COSTLESS = frozenset({"free", "free-response", "event"})
+
+
+def budgets(enc, fighter) -> dict:
+    """actions (left this turn), reactions (left until your next turn starts)."""
+    return {"actions": fighter.actions, "reactions": fighter.reactions}
+
+
+def turn_moves(actor, others) -> list:
+    return [("action", ()), ("activity", (("cost", 2), ("triggers", ("a", "b")))),
+            ("free", ())]
+
+
+def frame_class(kind: str) -> str:
+    return "costless" if kind in COSTLESS else "action"
+
+
+def fighter_key(enc, f, exact, answers) -> tuple:
+    key = ((f.actions,) if f.id == enc.active else None, 0, min(f.turns_started, 1))
+    if answers:
+        key += (f.reactions,)
+    return key + (f.actions_max, f.reactions_max)
+
+
+def combatants(out: list) -> list:
+    """The last creature has two reactions, so one-reaction-per-trigger is reachable."""
+    out[-1]["reactions"] = 2
+    return out
+
+
+def watch(w, enc, data, verdict, counters, answers):
+    """The explorer's own count of reactions and actions, and of answers per
+    trigger; the first invariant the step breaks, or None."""
+    _, _, react, spent = counters
+    kind, actor = data["do"], data.get("actor")
+    problem = None
+    i = w.index.get(actor)
+    budgeted = (enc.options.get("mode", "encounter") == "encounter"
+                or enc.options.get("exploration_reactions") == "encounter")
+    if kind == "reaction" and budgeted:
+        react[i] += 1
+        most = enc.fighters[actor].reactions_max
+        if react[i] > most:
+            problem = ("too-many-reactions", f"{actor} took {react[i]} reactions since the "
+                       f"start of its last turn (budget {most})", ("PF2-REACTION-ONE",))
+    if kind in ("reaction", "free-response"):
+        target = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
+        key = ((verdict.target_id, target.occurrence if target is not None else 0),
+               actor, "reaction" if kind == "reaction" else "free", data.get("on", ""))
+        if key in answers and problem is None:
+            problem = ("two-answers-on-one-trigger",
+                       f"{actor} gave a second {key[2]} answer to {key[0]}"
+                       + (f" on {key[3]}" if key[3] else ""),
+                       ("PF2-EXTRA-REACTIONS",) if kind == "reaction"
+                       else ("PF2-FREE-ONE-PER-TRIGGER",))
+        answers = answers | {key}
+    if kind in ("action", "activity"):
+        spent[i] += data.get("cost", 1)
+        most = enc.fighters[actor].actions_max
+        if spent[i] > most and problem is None:
+            problem = ("too-many-actions", f"{actor} spent {spent[i]} actions in one turn "
+                       f"(budget {most})", ("PF2-THREE-ACTIONS",))
+    return problem, answers
+
+
+explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
+                  watch=watch, combatants=combatants, labelled=True, costless=COSTLESS)
+
+
+def reactions_back_at_turn_end(enc, st):
+    f = enc.fighters[enc.active]
+    f.reactions = f.reactions_max
+
+
+def actions_back_only(enc, st):
+    f = enc.fighters[enc.active]
+    f.actions = f.actions_max
+
+
+def mutants(rows, refusals) -> list:
+    """Timing choices of this ruleset flipped: (id, description, rows, refusals)."""
+    moved = []
+    for r in rows:
+        if r.step == "next-turn":
+            r = replace(r, effects=tuple(actions_back_only if e is fx.refresh_budgets else e
+                                         for e in r.effects))
+        elif r.step == "end-turn":
+            r = replace(r, effects=(reactions_back_at_turn_end,) + r.effects)
+        moved.append(r)
+    return [("reaction-refresh-at-turn-end", "the reaction comes back at the end of your "
+             "turn, not its start", tuple(moved), refusals)]
+
+
+def reactions_back_every_turn(enc, st):
+    for f in enc.fighters.values():
+        f.reactions = f.reactions_max
+
+
+def spend_reaction_by_side(enc, st):
+    side = enc.fighters[st.actor].side
+    for f in enc.fighters.values():
+        if f.side == side and f.reactions > 0:
+            f.reactions -= 1
+
+
+def note_use_for_everyone(enc, st):
+    kind = "reaction" if st.kind == "reaction" else "free"
+    for actor in enc.fighters:
+        key = (st.target.id, st.target.occurrence, actor)
+        enc.uses[key] = enc.uses.get(key, ()) + ((kind, st.on),)
+
+
+def mark_disrupted_refunded(enc, st):
+    top = enc.stack[-1]
+    fx.mark_disrupted(enc, st)
+    f = enc.fighters.get(top.owner)
+    if f is not None:
+        f.actions += top.cost
+        if top.kind == "reaction":
+            f.reactions += 1
+
+
+def mistakes(rows, refusals, kit) -> list:
+    """Engine-author mistakes in this ruleset: (id, description, rows, refusals)."""
+    from .. import common as c
+    return [
+        ("reactions-back-every-turn", "every creature's reactions come back at every turn",
+         kit.add_effect(rows, "next-turn", reactions_back_every_turn), refusals),
+        ("reaction-shared-by-side", "one reaction per side, not per creature",
+         kit.swap_effect(rows, fx.spend_reaction, spend_reaction_by_side), refusals),
+        ("one-answer-per-trigger-for-all", "one reaction or free action per trigger for "
+         "everyone, not per creature", kit.swap_effect(rows, c.note_use, note_use_for_everyone),
+         refusals),
+        ("disruption-refunded", "a disrupted action gives its actions back",
+         kit.swap_effect(rows, fx.mark_disrupted, mark_disrupted_refunded), refusals),
+        ("answers-resolve-at-once", "answers take effect at once, never on the stack",
+         kit.answers_at_once(rows), refusals),
+    ]
