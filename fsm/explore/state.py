@@ -52,9 +52,6 @@ def thaw(enc, frozen) -> None:
 _FRAME_NAMING = ("id", "name", "step", "turn", "parent", "closed_by")
 _frame_kept = attrgetter(*(s for s in Frame.__slots__ if s not in _FRAME_NAMING))
 # Guards that read which answers were given to a trigger (``enc.uses``).
-_USES_GUARDS = {"one_reaction_per_trigger", "one_free_per_trigger", "similar_trigger"}
-
-
 def canonical(enc, exact: bool = False, answerers=None) -> tuple:
     """What the rules can still tell apart.
 
@@ -74,9 +71,9 @@ def canonical(enc, exact: bool = False, answerers=None) -> tuple:
         frames = tuple(_exact_frame(f, pos) for f in enc.stack)
         kept = tuple(_exact_frame(f, pos) for f in enc.kept.values())
     else:
-        klass = enc.ruleset.explore.frame_class
-        frames = tuple(_frame_class(f, pos, klass) for f in enc.stack)
-        kept = tuple(_frame_class(f, pos, klass) for f in enc.kept.values())
+        klass, parented = enc.ruleset.explore.frame_class, enc.ruleset.explore.parented
+        frames = tuple(_frame_class(f, pos, klass, parented) for f in enc.stack)
+        kept = tuple(_frame_class(f, pos, klass, parented) for f in enc.kept.values())
     key = enc.ruleset.explore.fighter_key
     fighters = tuple(key(enc, f, exact, answerers is None or f.id in answerers)
                      for f in enc.fighters.values())
@@ -96,27 +93,18 @@ def _exact_frame(f, pos) -> tuple:
     return (pos.get(f.parent, -1),) + _frame_kept(f)
 
 
-def _frame_class(f, pos, klass) -> tuple:
+def _frame_class(f, pos, klass, parented) -> tuple:
     kind = f.kind if f.kind in TURN_KINDS or f.kind == EVENT else klass(f.kind)
     if f.outcome is not None:
         return (f.owner, kind, f.provokes, f.labels, f.outcome,
                 f.window_part == f.done, f.closed)
-    parent = pos.get(f.parent, -1) if kind in ("interrupting", "readied") else None
+    parent = pos.get(f.parent, -1) if kind in parented else None
     return (f.owner, kind, f.provokes, f.labels, None, f.parts, f.done, f.phase,
             f.interrupted, f.moving, parent, f.window_part)
 
 
-_READS_USES: dict = {}
-
-
-def _reads_uses(ruleset) -> bool:
-    if ruleset not in _READS_USES:
-        _READS_USES[ruleset] = bool(_USES_GUARDS & ruleset.table.guard_names())
-    return _READS_USES[ruleset]
-
-
 def _uses_key(enc, pos, exact) -> frozenset:
-    if not exact and not _reads_uses(enc.ruleset):
+    if not exact and not enc.ruleset.explore.reads_uses:
         return frozenset()
     frames = {f.id: f for f in (*enc.stack, *enc.kept.values())}
     # only answers on a frame's occurrence in play can still limit anything

@@ -61,6 +61,8 @@ class Explore:
     combatants: object = None        # (list of {id, side}) -> list, adjusted
     labelled: bool = False           # frames present several trigger labels
     costless: frozenset = frozenset()  # frame kinds that spend no budget
+    parented: frozenset = frozenset()  # frame classes whose parent frame the guards read
+    reads_uses: bool = False         # guards read who answered which occurrence (enc.uses)
 
 
 @dataclass(frozen=True, eq=False)

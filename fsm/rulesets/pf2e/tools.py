@@ -75,7 +75,8 @@ def watch(w, enc, data, verdict, counters, answers):
 
 
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
-                  watch=watch, combatants=combatants, labelled=True, costless=COSTLESS)
+                  watch=watch, combatants=combatants, labelled=True, costless=COSTLESS,
+                  reads_uses=True)
 
 
 def reactions_back_at_turn_end(enc, st):
