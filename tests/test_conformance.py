@@ -12,8 +12,8 @@ import pytest
 
 from fsm import conformance as C
 from fsm.cli import main
-from fsm.mistakes import mistakes
-from fsm.mutation import mutants, score
+from fsm.conformance.mistakes import mistakes
+from fsm.conformance.mutation import mutants, score
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "spec" / "vectors"

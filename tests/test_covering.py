@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fsm import covering
+from fsm.conformance import covering
 from fsm.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from fsm import Encounter, StepError
 from fsm.cli import main
-from fsm.conformance import _answer
+from fsm.conformance.reference import _answer
 
 ROOT = Path(__file__).resolve().parent.parent
 BASES = [json.loads((ROOT / "spec" / "vectors" / f"{name}.json").read_text()) for name in (

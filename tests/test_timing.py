@@ -365,7 +365,7 @@ def _timing_inputs():
 def test_the_timing_document_holds_against_the_table():
     """Every clause cites what exists and names what the table has; every
     timing guard and machine row is named; PRECEDENCE.md is fresh."""
-    from fsm import timing
+    from fsm.spec import timing
     text, known, precedence = _timing_inputs()
     assert timing.check(text, known, precedence) == []
     assert {"T-LEAVE", "T-CUT-IN", "T-OWNER", "T-NEXT-TURN"} <= \
@@ -383,7 +383,7 @@ def test_the_timing_document_holds_against_the_table():
 def test_the_timing_check_fails_on_a_bad_citation(change, expected):
     """A clause citing an unknown id, a timing guard no clause names, or an
     unknown table name each make the check fail."""
-    from fsm import timing
+    from fsm.spec import timing
     text, known, precedence = _timing_inputs()
     old, new = change
     assert old in text
@@ -394,6 +394,6 @@ def test_the_timing_check_fails_on_a_bad_citation(change, expected):
 
 def test_a_stale_precedence_file_fails_the_check():
     """PRECEDENCE.md must be what the table generates."""
-    from fsm import timing
+    from fsm.spec import timing
     text, known, precedence = _timing_inputs()
     assert timing.check(text, known, precedence.replace("own_turn", "own-turn", 1))

@@ -58,7 +58,7 @@ def add_parser(sub) -> None:
                     "switched off, each timing guard of the machine rows forced to always "
                     "and to never fire, the effects that close or keep windows dropped, "
                     "interrupt and reaction timing swapped, the per-round refresh moved. "
-                    "mistakes: engines with the bugs engine authors make (fsm/mistakes.py). "
+                    "mistakes: engines with the bugs engine authors make (fsm/conformance/mistakes.py). "
                     "A mutant survives when no vector fails.",
         epilog="exit status: 0 every mutant killed, 1 some survive, 2 bad input.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -97,7 +97,7 @@ examples:
 
 
 def cmd_generate(args) -> int:
-    from .. import covering
+    from ..conformance import covering
     vectors, coverage = covering.generate(jobs=args.jobs)
     files = covering.render(vectors, coverage)
     root = args.root or default_root()
@@ -117,7 +117,7 @@ def cmd_generate(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from ..fuzz import fuzz
+    from ..conformance.fuzz import fuzz
     if not args.program:
         raise InputError("--fuzz", "fuzzing compares an engine with the reference: give "
                                    "--program CMD")
@@ -147,7 +147,7 @@ def cmd_fuzz(args) -> int:
 
 
 def cmd_conformance(args) -> int:
-    from .. import compat
+    from ..conformance import compat
     from .. import conformance as C
     if args.generate or args.check_generated:
         args.check = args.check_generated
@@ -186,7 +186,7 @@ def cmd_conformance(args) -> int:
 
 def cmd_mutate(args) -> int:
     from .. import conformance as C
-    from ..mutation import FAMILIES, score
+    from ..conformance.mutation import FAMILIES, score
     families = FAMILIES if args.family == "all" else (args.family,)
     vectors = C.collect(args.paths)
     scores = {name: score(vectors, families=(name,)) for name in families}

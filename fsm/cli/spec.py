@@ -111,7 +111,7 @@ def cmd_spec_check(args) -> int:
 
 def _timing_problems(spec) -> list:
     """TIMING.md's citations and table names, and PRECEDENCE.md's freshness."""
-    from .. import timing
+    from ..spec import timing
     sdir = spec.root / "spec"
     path = sdir / "TIMING.md"
     if not path.exists():
@@ -148,7 +148,7 @@ def cmd_spec_map(args) -> int:
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
-    from .. import timing
+    from ..spec import timing
     text = spec_mod.render_map(spec)
     path = spec.root / "spec" / "MAP.md"
     if args.stdout:

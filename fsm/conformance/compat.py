@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 
-from .conformance import FAIL, FORMAT, PASS, SKIP, summary
+from .vectors import FAIL, FORMAT, PASS, SKIP, summary
 
 CONFORMS, FAILS, UNTESTED = "conforms", "fails", "untested"
 

@@ -26,9 +26,9 @@ import json
 import os
 from dataclasses import dataclass, replace
 
-from .engine import REJECTED, Encounter
-from .explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
-from .rulesets import RULESETS
+from ..engine import REJECTED, Encounter
+from ..explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
+from ..rulesets import RULESETS
 
 # The bounds of the generated suite: three combatants (an ally and an enemy
 # for everyone), one round, two frames above the turn, one answering

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from .engine.rows import MACHINE, PLAYER, STATES
-from .rulesets import RULESETS
+from ..engine.rows import MACHINE, PLAYER, STATES
+from ..rulesets import RULESETS
 
 CLAUSE = re.compile(r"^### (T-[A-Z0-9-]+)\s*$")
 MENTION = re.compile(r"\bT-[A-Z][A-Z0-9-]*[A-Z0-9]\b")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .engine.frames import DONE
-from .rulesets import RULESETS, common
+from ..engine.frames import DONE
+from ..rulesets import RULESETS, common
 
 
 class Kit:
@@ -105,7 +105,7 @@ def observable_precedences() -> dict | None:
     without it."""
     import json
     import os
-    from .spec import default_root
+    from ..paths import default_root
 
     path = os.path.join(str(default_root()), "spec", "COVERAGE.json")
     try:

@@ -20,10 +20,12 @@ import json
 import random
 from dataclasses import dataclass
 
-from .conformance import Engine, EngineError, judge, public_vector, unsupported
-from .engine import Encounter
-from .explore import Alphabet, Config, combatants_for
-from .rulesets import RULESETS
+from ..errors import EngineError
+from .engine import Engine
+from .vectors import judge, public_vector, unsupported
+from ..engine import Encounter
+from ..explore import Alphabet, Config, combatants_for
+from ..rulesets import RULESETS
 
 MAX_STEPS = 24
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .engine.rows import MACHINE
-from .rulesets import RULESETS
+from ..engine.rows import MACHINE
+from ..rulesets import RULESETS
 
 
 @dataclass
@@ -125,7 +125,8 @@ def _with_defaults(doc: dict, defaults: dict | None) -> dict:
 
 def score(vectors, only=None, families=("guards",)) -> list[tuple[Mutant, list[str]]]:
     """For each mutant, the ids of the vectors that kill it (empty: it survives)."""
-    from .conformance import FAIL, run_in_process
+    from .reference import run_in_process
+    from .vectors import FAIL
 
     results = []
     for m in (m for name in families for m in family(name)):

@@ -1,0 +1,193 @@
+"""Vectors and what they expect: collecting them, the public form an engine
+receives, judging an answer against the expectations (after checking it
+against spec/result.schema.json), and the reports of a run."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from ..errors import InputError
+from ..paths import default_root
+from ..scenario import check_document, compare, load
+
+PROTOCOL = 1
+FORMAT = 1
+REFERENCE_FACTS = ("state", "round", "active", "initiative", "budgets", "resolved", "lost",
+                   "disrupted", "stack")
+# What an engine that says nothing of its facts is held to: everything but the
+# reference machine's own phase names and stack (spec/PROTOCOL.md).
+ENGINE_FACTS = tuple(f for f in REFERENCE_FACTS if f not in ("state", "stack"))
+PASS, FAIL, SKIP = "passed", "failed", "skipped"
+
+
+@dataclass
+class Outcome:
+    id: str
+    path: str
+    status: str
+    message: str = ""
+    seconds: float = 0.0
+    details: list = field(default_factory=list)
+
+
+# -- vectors ---------------------------------------------------------------------
+
+def default_vectors() -> Path:
+    return default_root() / "spec" / "vectors"
+
+
+def default_paths() -> list[Path]:
+    """The default run: the vectors (generated ones included) and the scenarios."""
+    return [default_vectors(), default_vectors().parent / "scenarios"]
+
+
+def collect(paths) -> list[tuple[str, dict]]:
+    """Every vector under ``paths`` (files, or folders searched to any depth),
+    in a stable order."""
+    files = []
+    for p in paths or default_paths():
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(x for x in p.rglob("*")
+                                if x.suffix in (".json", ".yaml", ".yml") and x.is_file()))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise InputError(str(p), "no such file or folder")
+    out = []
+    for f in files:
+        doc = load(str(f))
+        check_document(doc, str(f))
+        out.append((str(f), doc))
+    return out
+
+
+def public_vector(doc: dict) -> dict:
+    """The vector as an engine receives it: the expectations removed."""
+    out = {k: v for k, v in doc.items() if k not in ("question", "answer", "comment")}
+    out["steps"] = [{k: v for k, v in step.items() if k != "expect"}
+                    for step in doc.get("steps", [])]
+    return out
+
+
+# -- judging a result ----------------------------------------------------------------
+
+class _Seen:
+    """A verdict as an engine reported it, shaped for scenario.compare."""
+
+    def __init__(self, step: dict):
+        self.verdict = step.get("verdict")
+        self.reason = step.get("reason")
+        self.rules = tuple(step.get("rules") or ())
+        self.notes = tuple(step.get("notes") or ())
+
+
+def judge(doc: dict, result: dict, facts_supported, validate: bool = True) -> list[str]:
+    """Every way ``result`` misses the vector's expectations (empty: passed).
+    An engine's answer is first checked against spec/result.schema.json
+    (``validate=False`` only for the reference's own, in-process answers)."""
+    if not isinstance(result, dict) or result.get("type") != "result":
+        return ["the answer is not a result object"]
+    problem = invalid("result", result) if validate else None
+    if problem:
+        return [f"the answer is not a well-formed result: {problem}"]
+    if result.get("id") != doc.get("id"):
+        return [f"answered for vector {result.get('id')!r}, not {doc.get('id')!r}"]
+    steps = result.get("steps")
+    if not isinstance(steps, list):
+        return ["the result has no list of steps"]
+    problems = []
+    for i, data in enumerate(doc["steps"], 1):
+        expect = data.get("expect") or {}
+        if i > len(steps):
+            if expect:
+                problems.append(f"step {i}: no answer")
+            continue
+        got = steps[i - 1]
+        if not isinstance(got, dict):
+            problems.append(f"step {i}: the answer is not an object")
+            continue
+        if got.get("verdict") == "error":
+            problems.append(f"step {i}: the engine refused the step as input: "
+                            f"{got.get('message', '')}")
+            continue
+        wanted = {k: v for k, v in expect.items()
+                  if k in ("verdict", "reason", "rules", "notes") or k in facts_supported}
+        facts = got.get("facts") or {}
+        missing = [k for k in wanted if k in REFERENCE_FACTS and k not in facts]
+        if missing:
+            problems.append(f"step {i}: the engine reported no {', '.join(missing)}")
+            continue
+        full = {k: facts.get(k) for k in REFERENCE_FACTS}
+        full["budgets"] = facts.get("budgets") or {}
+        for msg in compare(wanted, _Seen(got), full):
+            problems.append(f"step {i}: {msg}")
+    return problems
+
+
+def unsupported(doc: dict, hello: dict) -> str | None:
+    """Why an engine cannot take this vector, or None."""
+    rulesets = hello.get("rulesets") or {}
+    rs = doc.get("ruleset")
+    if rs not in rulesets:
+        return f"ruleset {rs} not supported"
+    options = (rulesets[rs] or {}).get("options") or {}
+    for name, value in (doc.get("options") or {}).items():
+        if name not in options:
+            return f"option {name} not supported"
+        allowed = options[name]
+        if isinstance(allowed, list) and value not in allowed:
+            return f"option {name}={json.dumps(value)} not supported"
+    return None
+
+
+# -- what an engine may say: spec/result.schema.json -----------------------------------
+
+_VALIDATORS: dict = {}
+
+
+def invalid(what: str, obj) -> str | None:
+    """Why ``obj`` is not a well-formed ``hello`` or ``result`` message, or None."""
+    if what not in _VALIDATORS:
+        from jsonschema import Draft202012Validator
+        with open(default_root() / "spec" / "result.schema.json", encoding="utf-8") as fh:
+            schema = json.load(fh)
+        defs = schema["$defs"]
+        _VALIDATORS[what] = Draft202012Validator({**defs[what], "$defs": defs})
+    error = next(iter(_VALIDATORS[what].iter_errors(obj)), None)
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "the message"
+    return f"{where}: {error.message[:120]}"
+
+
+# -- reports ---------------------------------------------------------------------------
+
+def summary(outcomes) -> str:
+    n = {s: sum(1 for o in outcomes if o.status == s) for s in (PASS, FAIL, SKIP)}
+    return f"{n[PASS]} passed, {n[FAIL]} failed, {n[SKIP]} skipped"
+
+
+def junit(outcomes, name="fsm-conformance") -> str:
+    fails = sum(1 for o in outcomes if o.status == FAIL)
+    skips = sum(1 for o in outcomes if o.status == SKIP)
+    total = sum(o.seconds for o in outcomes)
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             f'<testsuite name={quoteattr(name)} tests="{len(outcomes)}" failures="{fails}" '
+             f'errors="0" skipped="{skips}" time="{total:.3f}">']
+    for o in outcomes:
+        head = (f'  <testcase classname="conformance" name={quoteattr(o.id)} '
+                f'file={quoteattr(o.path)} time="{o.seconds:.3f}"')
+        if o.status == PASS:
+            lines.append(head + "/>")
+        elif o.status == SKIP:
+            lines.append(head + f"><skipped message={quoteattr(o.message)}/></testcase>")
+        else:
+            body = escape("\n".join(o.details or [o.message]))
+            lines.append(head + f"><failure message={quoteattr(o.message)}>{body}"
+                         f"</failure></testcase>")
+    lines.append("</testsuite>")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,189 @@
+"""The spec as data: its files loaded into one :class:`Spec` (sentences,
+rules, divergences, assumptions, the tests and vectors that cite each rule),
+what the table says about each rule, and the user's copies of the texts
+found by their SHA-256.
+
+``spec/`` never holds the texts' sentences: each is known by its source (the
+SHA-256 of the file's bytes), its character span and the SHA-256 of the
+sentence. Given a folder with the user's copies (``--sources DIR``), the
+fingerprints are verified and the originals can be printed beside our
+paraphrases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..errors import SpecError
+from ..io.yamlsafe import project_yaml
+from ..rulesets import RULESETS
+
+KINDS = {"rule", "definition", "example", "heading", "list-label", "flavour",
+         "cross-reference", "metadata"}
+RULE_KINDS = {"rule", "assumption", "example", "gm"}
+ID_RE = re.compile(r"^(?P<source>[a-z0-9-]+)\.(?P<n>\d{3})$")
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+from ..paths import default_root
+
+
+@dataclass
+class Spec:
+    root: Path
+    sources: list
+    sentences: list
+    rules: list
+    divergences: list
+    assumptions: list
+    gm: list
+    gaps: list
+    tests: dict = field(default_factory=dict)      # rule id -> [test ids]
+    tests_known: bool = True
+    vectors: dict = field(default_factory=dict)    # rule id -> [vector ids]
+    scenarios: dict = field(default_factory=dict)  # rule id -> [scenario ids]
+
+    @property
+    def rule_by_id(self) -> dict:
+        return {r["id"]: r for r in self.rules}
+
+    @property
+    def sentence_by_id(self) -> dict:
+        return {s["id"]: s for s in self.sentences}
+
+    def entries(self):
+        for group in ("divergences", "assumptions", "gm", "gaps"):
+            for e in getattr(self, group):
+                yield group, e
+
+
+def _yaml(path: Path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return project_yaml(fh)
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise SpecError(f"{where}: invalid YAML: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise SpecError(f"{path}: invalid YAML: {exc}") from None
+
+
+def collect_tests(root: Path) -> dict:
+    """Ask pytest which tests carry which rule marker (a collect-only run)."""
+    if not (root / "tests").is_dir():
+        raise RuntimeError(f"no tests/ under {root}: checking the links from rules to "
+                           f"tests needs a checkout of the project")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rules.json")
+        env = dict(os.environ, FSM_RULES_OUT=out, PYTHONDONTWRITEBYTECODE="1")
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "fsm._collect_rules",
+             "-p", "no:cacheprovider", str(root / "tests")],
+            cwd=root, env=env, capture_output=True, text=True)
+        if not os.path.exists(out):
+            tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+            raise RuntimeError("collecting tests failed: " + " / ".join(tail))
+        with open(out, encoding="utf-8") as fh:
+            return json.load(fh)
+
+
+def collect_cases(folder: Path) -> dict:
+    """rule id -> ids of the vectors (or scenarios) in ``folder`` that cover it."""
+    out: dict = {}
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.iterdir()):
+        if path.suffix not in (".json", ".yaml", ".yml"):
+            continue
+        try:
+            doc = _yaml(path)
+        except SpecError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        for rule_id in doc.get("rules") or ():
+            out.setdefault(rule_id, []).append(doc.get("id") or path.stem)
+    return out
+
+
+def load(root: Path | None = None, with_tests: bool = True) -> Spec:
+    root = Path(root or default_root())
+    sdir = root / "spec"
+    sent = _yaml(sdir / "sentences.yaml")
+    rules = _yaml(sdir / "rules.yaml")
+    div = _yaml(sdir / "divergences.yaml")
+    for name, doc in (("sentences.yaml", sent), ("rules.yaml", rules),
+                      ("divergences.yaml", div)):
+        if not isinstance(doc, dict):
+            raise SpecError(f"{sdir / name}: expected a mapping at the top level")
+    spec = Spec(root, sent.get("sources") or [], sent.get("sentences") or [],
+                rules.get("rules") or [], div.get("divergences") or [],
+                div.get("assumptions") or [], div.get("gm") or [], div.get("gaps") or [])
+    if with_tests:
+        spec.tests = collect_tests(root)
+    spec.tests_known = with_tests   # the links to tests need a checkout
+    spec.vectors = collect_cases(sdir / "vectors")
+    spec.scenarios = collect_cases(sdir / "scenarios")
+    return spec
+
+
+# -- what the machine says about each rule ------------------------------------
+
+def table_links(ruleset: str) -> dict:
+    """rule id -> (set of transition names, set of guard names) in the table."""
+    rs = RULESETS[ruleset]
+    rows, refusals = rs.rows, rs.refusals
+    links: dict = {}
+    for r in (*rows, *refusals):
+        for rid in r.rules:
+            links.setdefault(rid, (set(), set()))[0].add(r.step)
+        for fn, rules in r.guards:
+            for rid in rules:
+                t, g = links.setdefault(rid, (set(), set()))
+                t.add(r.step)
+                g.add(fn.__name__)
+    return links
+
+
+# -- sources -----------------------------------------------------------------------
+
+def find_sources(spec: Spec, folder) -> dict:
+    """source id -> decoded text, for every source found in ``folder`` by its hash."""
+    wanted = {s["sha256"]: s["id"] for s in spec.sources}
+    found = {}
+    folder = Path(folder)
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.rglob("*")):
+        try:
+            if not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
+                continue
+            data = path.read_bytes()
+        except OSError:          # unreadable, vanished: not one of the texts
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        if digest in wanted and wanted[digest] not in found:
+            found[wanted[digest]] = data.decode("utf-8")
+    return found
+
+
+def coverage(spec: Spec) -> dict:
+    out = {}
+    for src in spec.sources:
+        entries = [e for e in spec.sentences if e.get("source") == src["id"]]
+        covered = [e for e in entries if e.get("rules") or str(e.get("reason") or "").strip()]
+        out[src["id"]] = {"sentences": len(entries), "covered": len(covered)}
+    return out
