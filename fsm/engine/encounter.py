@@ -25,11 +25,11 @@ suite and the pictures use it.
 from __future__ import annotations
 
 from ..errors import StepError, TableGap
-from . import state as S
+from . import setup, state as S
 from .dispatch import DISPATCHERS
 from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_KINDS, TURN_START, Frame
 from .rows import AFTER, TURN_END as PHASE_END, TURN_START as PHASE_START
-from .steps import MOMENTS, fields_of, parse, suggest
+from .steps import MOMENTS, fields_of, parse
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
 
 # Phases from which a machine row may fire before a step (see _settle).
@@ -47,10 +47,9 @@ class Encounter:
             raise StepError(f"unknown ruleset {ruleset!r} (known: "
                             f"{', '.join(rulesets.RULESETS)})", "ruleset")
         self.ruleset = rs
-        self.options = rs.defaults()
-        self._set_options(options)
-        self.fighters = self._make_fighters(combatants)
-        self.order = self._make_order(initiative)
+        self.options = setup.options(rs, options)
+        self.fighters = setup.fighters(rs, combatants)
+        self.order = setup.order(self.fighters, initiative)
         self.round, self.turn_index, self.turn_serial = 1, 0, 1
         self.turns = [(1, self.order[0])]     # turn serial - 1 - turns_base -> (round, active)
         self.turns_base = 0
@@ -73,71 +72,6 @@ class Encounter:
             raise StepError(f"unknown dispatcher {dispatcher!r}", "dispatcher")
         self._dispatch = DISPATCHERS[dispatcher]()
         self._dispatch.bind(self)
-
-    # -- setting up --------------------------------------------------------------
-
-    def _set_options(self, options) -> None:
-        if options is not None and not isinstance(options, dict):
-            raise StepError("options must be an object: {name: value}", "options")
-        for name, value in (options or {}).items():
-            opt = self.ruleset.option(name) if isinstance(name, str) else None
-            if opt is None:
-                known = [o.name for o in self.ruleset.options]
-                raise StepError(f"unknown option {name!r} for {self.ruleset.name}"
-                                f"{suggest(name, known)}", "options")
-            problem = opt.check(value)
-            if problem:
-                raise StepError(problem, "options")
-            self.options[name] = value
-
-    def _make_fighters(self, combatants) -> dict:
-        cls = self.ruleset.fighter
-        if isinstance(combatants, (str, bytes, dict)) or not hasattr(combatants, "__iter__"):
-            raise StepError("combatants must be a list of {id, side} objects or "
-                            "(id, side) pairs", "combatants")
-        fighters: dict = {}
-        for c in combatants:
-            if isinstance(c, dict):
-                cid, side = c.get("id"), c.get("side")
-                extra = {k: c[k] for k in cls.FIELDS if k in c}
-            elif isinstance(c, (tuple, list)) and len(c) == 2:
-                cid, side, extra = c[0], c[1], {}
-            else:
-                raise StepError(f"a combatant is an {{id, side}} object or an (id, side) "
-                                f"pair, not {c!r}", "combatants")
-            if not isinstance(cid, str) or not cid:
-                raise StepError(f"combatant id must be a non-empty string, not {cid!r}",
-                                "combatants")
-            if not isinstance(side, str) or not side:
-                raise StepError(f"combatant {cid} needs a side (a non-empty string)",
-                                "combatants")
-            if cid in fighters:
-                raise StepError(f"combatant {cid} is listed twice", "combatants")
-            for k, v in extra.items():
-                low, high = cls.FIELDS[k]
-                if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-                    raise StepError(f"combatant {cid}: {k} must be an integer from {low} "
-                                    f"to {high}", "combatants")
-            fighters[cid] = cls(cid, side, **extra)
-        if not fighters:
-            raise StepError("an encounter needs at least one combatant", "combatants")
-        return fighters
-
-    def _make_order(self, initiative) -> list:
-        if initiative is not None and (isinstance(initiative, (str, bytes, dict))
-                                       or not hasattr(initiative, "__iter__")):
-            raise StepError("initiative must be a list of combatant ids", "initiative")
-        order = list(initiative) if initiative is not None else list(self.fighters)
-        for cid in order:
-            if not isinstance(cid, str) or cid not in self.fighters:
-                raise StepError(f"initiative names unknown combatant {cid!r}"
-                                f"{suggest(cid, self.fighters)}", "initiative")
-        if sorted(order) != sorted(self.fighters):
-            missing = sorted(set(self.fighters) - set(order))
-            raise StepError(
-                f"initiative must list every combatant exactly once (missing: {missing})"
-                if missing else "initiative lists a combatant twice", "initiative")
-        return order
 
     # -- reading the encounter --------------------------------------------------------
 

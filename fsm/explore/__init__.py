@@ -21,8 +21,9 @@ from .output import (audit_json, check_config, counterexample, finding_id, parse
                      recorded_gaps, render_text, report_json, unrecorded_gaps,
                      write_counterexample, ProgressBar)
 from .state import CLOSED, KEPT, canonical, freeze, positions, stack_height, thaw
-from .walk import (Alphabet, Config, Explorer, Move, Report, Violation, answerer_sets,
-                   combatants_for, explore, make_encounter, replay_verdicts)
+from .alphabet import Alphabet, Move
+from .walk import (Config, Explorer, Report, Violation, answerer_sets, combatants_for, explore,
+                   make_encounter, replay_verdicts)
 from .watch import Problem, Watch
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,96 @@
+"""The explorer's alphabet: the abstract steps tried in every state.
+
+Each turn action of the ruleset's ``explore.turn_moves`` by each combatant;
+each answer of the ruleset by each answering combatant to each trigger on
+the stack (and on each of its trigger labels), to each frame kept open off
+it, to the frame that left it last, or to nothing; the ruleset's stack moves
+(resolve and continue first, so that the walk, and the vectors generated
+from it, meet the plain course of play first), an event, the end of the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rulesets import get
+from .state import CLOSED, KEPT
+
+FIRST_STACK_MOVES = ("resolve", "continue")
+LAST_MOVES = ("event", "end-turn")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One abstract step; ``target`` is a stack position, made a frame id
+    only when the step is played."""
+
+    do: str
+    actor: str | None = None
+    fields: tuple = ()
+    target: int | None = None
+    on: str | None = None
+    ruling: str | None = None
+
+    def render(self, enc) -> dict:
+        data = {"do": self.do}
+        if self.actor is not None:
+            data["actor"] = self.actor
+        for key, value in self.fields:
+            data[key] = list(value) if isinstance(value, tuple) else value
+        if self.target is not None:
+            if self.target == CLOSED:
+                data["to"] = enc.past_order[-1]
+            elif self.target <= KEPT:
+                data["to"] = list(enc.kept)[KEPT - self.target]
+            else:
+                data["to"] = enc.stack[self.target].id
+        if self.on is not None:
+            data["on"] = self.on
+        if self.ruling is not None:
+            data["ruling"] = self.ruling
+        return data
+
+    def denied(self) -> "Move":
+        return Move(self.do, self.actor, self.fields, self.target, self.on, "deny")
+
+
+def _turn_moves(ruleset, ids: list) -> list:
+    """The turn's own actions, by every combatant (most are not their turn)."""
+    out = []
+    for actor in ids:
+        others = tuple(c for c in ids if c != actor)
+        out.extend(Move(do, actor, fields)
+                   for do, fields in ruleset.explore.turn_moves(actor, others))
+    return out
+
+
+class Alphabet:
+    """Every move worth trying in a state: fixed moves plus answers to each
+    trigger on the stack, to each frame kept open, and to the last one gone."""
+
+    def __init__(self, ruleset, ids: list, responders=None):
+        ruleset = get(ruleset)
+        self.responders = list(responders or ids)
+        self.responses = ruleset.answers
+        self.labelled = ruleset.explore.labelled
+        first = [k for k in FIRST_STACK_MOVES if k in ruleset.stack_moves]
+        stack_moves = first + sorted(ruleset.stack_moves - set(first))
+        last = [k for k in LAST_MOVES if k in ruleset.table.kinds]
+        self.fixed = _turn_moves(ruleset, ids) + [Move(k) for k in stack_moves + last]
+
+    def moves(self, enc) -> list:
+        out = list(self.fixed)
+        someone = self.responders[-1]
+        for pos, frame in enumerate(enc.stack):
+            labels = frame.labels if self.labelled and len(frame.labels) > 1 else (None,)
+            for kind in self.responses:
+                for actor in self.responders:
+                    out.extend(Move(kind, actor, target=pos, on=label) for label in labels)
+        for i in range(len(enc.kept)):
+            for kind in self.responses:
+                out.extend(Move(kind, actor, target=KEPT - i) for actor in self.responders)
+        if enc.past_order:
+            out.extend(Move(kind, someone, target=CLOSED) for kind in self.responses)
+        if not enc.stack:
+            out.extend(Move(kind, someone) for kind in self.responses)
+        return out
