@@ -54,6 +54,42 @@ def test_the_schema_refuses_a_step_of_the_wrong_ruleset():
         jsonschema.Draft202012Validator(SCHEMA).validate(doc)
 
 
+_DOC = {"format": 1, "id": "x", "combatants": [{"id": "a", "side": "b"}], "steps": []}
+
+
+@pytest.mark.parametrize("name,changes", [
+    ("cost on a dnd4e step", {"ruleset": "dnd4e",
+                              "steps": [{"do": "standard", "actor": "a", "cost": 2}]}),
+    ("a dnd4e text field on pf2e", {"ruleset": "pf2e",
+                                    "steps": [{"do": "action", "readies": "x"}]}),
+    ("a pf2e budget on a dnd4e combatant", {"ruleset": "dnd4e", "combatants": [
+        {"id": "a", "side": "b", "actions": 3}]}),
+    ("a dnd4e option on pf2e", {"ruleset": "pf2e", "options": {"readied_as": "reaction"}}),
+    ("a dnd4e rule id on pf2e", {"ruleset": "pf2e", "rules": ["4E-STANDARD"]}),
+    ("an activity costing 4", {"ruleset": "pf2e",
+                               "steps": [{"do": "activity", "actor": "a", "cost": 4}]}),
+])
+def test_the_schema_holds_each_ruleset_to_its_own_kinds_fields_and_options(name, changes):
+    """What one ruleset's steps, combatants, options or rule ids may hold is
+    refused in a document of the other."""
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(SCHEMA).validate({**_DOC, **changes})
+
+
+def test_the_schema_is_generated_from_the_rulesets_and_fresh(tmp_path):
+    """spec/vector.schema.json is what the registry generates; a hand edit is
+    reported as stale by fsm spec check."""
+    from fsm.spec import schema
+    assert schema.problems(ROOT) == []
+    (tmp_path / "spec").mkdir()
+    edited = dict(SCHEMA, title="edited by hand")
+    (tmp_path / "spec" / "vector.schema.json").write_text(json.dumps(edited, indent=2) + "\n",
+                                                          encoding="utf-8")
+    assert "stale" in schema.problems(tmp_path)[0]
+    kinds = schema.vector_schema()["allOf"]
+    assert {k["if"]["properties"]["ruleset"]["const"] for k in kinds} == set(RULESETS)
+
+
 def test_vector_ids_are_unique_and_match_file_names():
     """A vector's id is its file name; ids are never shared."""
     ids = []

@@ -49,11 +49,13 @@ def add_parser(sub) -> None:
                     help="folder holding the texts (default: $FSM_SOURCES)")
     ss.add_argument("--root", default=None, help=argparse.SUPPRESS)
     ss.set_defaults(func=cmd_spec_show)
-    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md and spec/PRECEDENCE.md",
-                             description="Regenerate the readable map spec/MAP.md and the "
-                                         "precedence of checks spec/PRECEDENCE.md, both "
-                                         "generated from the spec files and the table.")
-    sm.add_argument("--stdout", action="store_true", help="print instead of writing the file")
+    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md, PRECEDENCE.md and "
+                                         "vector.schema.json",
+                             description="Regenerate the readable map spec/MAP.md, the "
+                                         "precedence of checks spec/PRECEDENCE.md (from the "
+                                         "spec files and the tables) and the JSON Schema "
+                                         "spec/vector.schema.json (from the rulesets).")
+    sm.add_argument("--stdout", action="store_true", help="print MAP.md instead of writing the files")
     sm.add_argument("--root", default=None, help=argparse.SUPPRESS)
     sm.set_defaults(func=cmd_spec_map)
     spec.set_defaults(func=lambda args: (spec.print_help(), 2)[1])
@@ -75,6 +77,7 @@ def _load_spec(spec_mod, root, with_tests=True):
 
 def cmd_spec_check(args) -> int:
     from .. import spec as spec_mod
+    from ..spec import schema
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
@@ -83,6 +86,7 @@ def cmd_spec_check(args) -> int:
     map_text = map_path.read_text(encoding="utf-8") if map_path.exists() else ""
     problems = spec_mod.check(spec, texts, map_text)
     problems += _timing_problems(spec)
+    problems += schema.problems(spec.root)
     cov = spec_mod.coverage(spec)
     total = sum(c["sentences"] for c in cov.values())
     covered = sum(c["covered"] for c in cov.values())
@@ -148,7 +152,7 @@ def cmd_spec_map(args) -> int:
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
-    from ..spec import timing
+    from ..spec import schema, timing
     text = spec_mod.render_map(spec)
     path = spec.root / "spec" / "MAP.md"
     if args.stdout:
@@ -159,4 +163,7 @@ def cmd_spec_map(args) -> int:
     precedence = spec.root / "spec" / "PRECEDENCE.md"
     precedence.write_text(timing.render_precedence(), encoding="utf-8")
     print(f"wrote {precedence}")
+    schema_path = spec.root / "spec" / schema.NAME
+    schema_path.write_text(schema.render(), encoding="utf-8")
+    print(f"wrote {schema_path}")
     return 0

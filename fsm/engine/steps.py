@@ -9,11 +9,32 @@ import difflib
 from ..errors import StepError
 from .frames import TURN_END
 
-COMMON_FIELDS = frozenset({
-    "do", "actor", "to", "on", "id", "name", "squares", "attacks", "parts", "provokes",
-    "triggers", "ruling", "expect", "comment",
-})
 MOMENTS = ("turn-start", "turn-end")
+COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
+COUNT_RANGE = (1, 100)    # squares, attacks or parts
+
+# The fields every step may have, as JSON Schema (spec/vector.schema.json is
+# generated from these and the rulesets' step specs; parse() below reads them).
+_COUNT = {"type": "integer", "minimum": COUNT_RANGE[0], "maximum": COUNT_RANGE[1]}
+FIELD_SCHEMAS = {
+    "do": {"type": "string"},
+    "actor": {"type": "string"},
+    "id": {"type": "string", "minLength": 1, "not": {"enum": list(MOMENTS)}},
+    "to": {"type": "string"},
+    "on": {"type": "string"},
+    "name": {"type": "string"},
+    "comment": {"type": "string"},
+    "squares": _COUNT,
+    "attacks": _COUNT,
+    "parts": _COUNT,
+    "provokes": {"type": "array", "items": {"type": "string"}},
+    "triggers": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+    "ruling": {"enum": ["allow", "deny"]},
+    "expect": {"$ref": "#/$defs/expect"},
+}
+COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
+COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
+TEXT_SCHEMA = {"type": "string"}
 
 
 def suggest(word, known) -> str:
@@ -112,15 +133,16 @@ def parse(enc, data, index: int) -> Step:
     if len(given) > 1:
         raise StepError(f"give only one of {', '.join(given)}", given[1])
     if given:
-        st.parts = _int(data, given[0], 1, 100)
+        st.parts = _int(data, given[0], *COUNT_RANGE)
         st.moving = given[0] == "squares"
     elif spec is not None and spec.moving:
         st.moving = True
     _lists(enc, st, data)
     if spec is not None and spec.cost_field:
         if "cost" not in data:
-            raise StepError(f"a {kind} needs a 'cost' of 1, 2 or 3 actions", "cost")
-        st.cost = _int(data, "cost", 1, 3)
+            raise StepError(f"a {kind} needs a 'cost' of {COST_RANGE[0]} to {COST_RANGE[1]} "
+                            f"actions", "cost")
+        st.cost = _int(data, "cost", *COST_RANGE)
         if not given:
             st.parts = st.cost
     elif "cost" in data:

@@ -71,6 +71,7 @@ class Ruleset:
 
     name: str
     title: str                       # short, for pictures: "D&D 4e"
+    rule_prefix: str                 # its rule ids start with this and a dash: "4E"
     long_title: str
     options: tuple
     fighter: type                    # a Fighter subclass with the ruleset's budgets

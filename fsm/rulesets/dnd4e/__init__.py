@@ -16,7 +16,8 @@ from .table import REFUSALS, ROWS
 from .tools import budgets, explore, mistakes, mutants
 
 RULESET = register(Ruleset(
-    name="dnd4e", title="D&D 4e", long_title="Dungeons & Dragons 4th edition",
+    name="dnd4e", title="D&D 4e", rule_prefix="4E",
+    long_title="Dungeons & Dragons 4th edition",
     options=(
         Option("free_actions_per_turn", None, None,
                "the DM's limit on free actions per combatant in one turn; null: no limit"),

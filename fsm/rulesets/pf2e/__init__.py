@@ -15,7 +15,8 @@ from .table import REFUSALS, ROWS
 from .tools import budgets, explore, mistakes, mutants
 
 RULESET = register(Ruleset(
-    name="pf2e", title="Pathfinder 2e", long_title="Pathfinder 2nd edition",
+    name="pf2e", title="Pathfinder 2e", rule_prefix="PF2",
+    long_title="Pathfinder 2nd edition",
     options=(
         Option("mode", "encounter", ("encounter", "exploration"),
                "encounter: the reaction budget applies; exploration: the GM decides"),
