@@ -52,6 +52,16 @@ class InputError(FsmError):
         return f"{where}: {safe(self.message)}"
 
 
+class JSONError(FsmError, ValueError):
+    """Text that is not acceptable JSON; ``line`` and ``column`` when known."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
 class SpecError(FsmError):
     """A spec file that cannot be read: one line, file and what is wrong."""
 
@@ -62,6 +72,14 @@ class DiagramError(FsmError, ValueError):
 
 class ConfigError(FsmError, ValueError):
     """Bounds or options of an exploration that make no sense."""
+
+
+class ConformanceFailure(FsmError):
+    """A vector an engine under test got wrong (the pytest plugin's failure)."""
+
+    def __init__(self, problems):
+        super().__init__(problems[0])
+        self.problems = problems
 
 
 class EngineError(FsmError):

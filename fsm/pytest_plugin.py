@@ -22,6 +22,8 @@ import importlib
 
 import pytest
 
+from .errors import ConformanceFailure
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("fsm-conformance", "fsm conformance suite")
@@ -79,12 +81,6 @@ class ConformanceItem(pytest.Item):
 
     def reportinfo(self):
         return self.path_str, None, f"fsm-conformance::{self.doc['id']}"
-
-
-class ConformanceFailure(Exception):
-    def __init__(self, problems):
-        super().__init__(problems[0])
-        self.problems = problems
 
 
 def pytest_configure(config):

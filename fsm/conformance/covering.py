@@ -83,8 +83,7 @@ class Witnessing(Explorer):
         self.enc.observer = self.observer
         self.found: dict = {}
 
-    def _audit_decided(self, index, move):
-        super()._audit_decided(index, move)
+    def on_step(self, index, move):
         for key in self.observer.reached:
             if key not in self.found:
                 self.found[key] = (index, move)

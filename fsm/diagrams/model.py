@@ -18,7 +18,7 @@ from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, TRIGGERED, TURN_END,
 from ..engine.verdict import ALLOWED, GM_VERDICT
 from ..errors import DiagramError
 from ..paths import default_root
-from ..rulesets import RULESETS
+from ..rulesets import RULESETS, get
 from ..scenario import Replay, build, load_source, play_step
 
 VIEWS = ("overview", "windows")
@@ -136,26 +136,28 @@ def guard_count(row) -> str:
     return "" if n == 0 else f"{n} guard" if n == 1 else f"{n} guards"
 
 
-def title_of(ruleset: str) -> str:
-    return RULESETS[ruleset].title
+def title_of(ruleset) -> str:
+    """The short title of a ruleset (a registered name or a Ruleset value)."""
+    return get(ruleset).title
 
 
 class Picture:
     """One picture of one ruleset's table: a view, and a scenario's path on it."""
 
-    def __init__(self, ruleset: str, view: str, trace=None):
-        if ruleset not in RULESETS:
+    def __init__(self, ruleset, view: str, trace=None):
+        rules = get(ruleset)
+        if rules is None:
             raise DiagramError(f"unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
         if view not in VIEWS:
             raise DiagramError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
-        self.ruleset = ruleset
+        self.ruleset = rules.name
         self.view = view
         self.trace = trace
-        self.rows = dict(enumerate(RULESETS[ruleset].rows))
+        self.rows = dict(enumerate(rules.rows))
         if trace is not None:
-            self.title = f"{title_of(ruleset)}: the path of {trace.title}"
+            self.title = f"{rules.title}: the path of {trace.title}"
         else:
-            self.title = f"{title_of(ruleset)}: {VIEW_TITLES[view]}"
+            self.title = f"{rules.title}: {VIEW_TITLES[view]}"
 
     def groups(self) -> list:
         groups = group_rows(self.rows.items())

@@ -232,8 +232,15 @@ class Explorer:
         self.report.states += 1
         return index
 
+    def on_step(self, index, move) -> None:
+        """Called after every step the engine decided, from the state numbered
+        ``index``; the observer still holds what the step reached. A hook for
+        subclasses (the covering suite notes the shortest timeline to each
+        row); does nothing here."""
+
     # -- audit bookkeeping --
     def _audit_decided(self, index, move):
+        self.on_step(index, move)
         decided = self.observer.decided
         if decided is None:
             return

@@ -83,5 +83,5 @@ def _void_resolved(enc, voided):
         if entry["event"] == DONE and entry["frame"] in voided:
             return Problem("void-frame-resolved",
                            f"{entry['frame']} resolved after it was lost or disrupted",
-                           ("4E-INTERRUPT-LOST", "PF2-DISRUPT"))
+                           enc.ruleset.explore.void_rules)
     return None

@@ -11,18 +11,10 @@ from __future__ import annotations
 
 import json
 
+from ..errors import JSONError
+
 MAX_DEPTH = 64
 MAX_DIGITS = 40          # integers longer than this are refused, not converted
-
-
-class JSONError(ValueError):
-    """Text that is not acceptable JSON; ``line`` and ``column`` when known."""
-
-    def __init__(self, message: str, line: int | None = None, column: int | None = None):
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
 
 
 def depth(text: str, limit: int = MAX_DEPTH) -> int:

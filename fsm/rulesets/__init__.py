@@ -63,6 +63,7 @@ class Explore:
     costless: frozenset = frozenset()  # frame kinds that spend no budget
     parented: frozenset = frozenset()  # frame classes whose parent frame the guards read
     reads_uses: bool = False         # guards read who answered which occurrence (enc.uses)
+    void_rules: tuple = ()           # rules broken when a lost or disrupted frame resolves
 
 
 @dataclass(frozen=True, eq=False)

@@ -91,7 +91,8 @@ def watch(w, enc, data, verdict, counters, answers):
 
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
                   watch=watch, costless=COSTLESS,
-                  parented=frozenset({"interrupting", "readied"}))
+                  parented=frozenset({"interrupting", "readied"}),
+                  void_rules=("4E-INTERRUPT-LOST",))
 
 
 # -- mutants ----------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def watch(w, enc, data, verdict, counters, answers):
 
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
                   watch=watch, combatants=combatants, labelled=True, costless=COSTLESS,
-                  reads_uses=True)
+                  reads_uses=True, void_rules=("PF2-DISRUPT",))
 
 
 def reactions_back_at_turn_end(enc, st):
