@@ -10,7 +10,7 @@ import pytest
 
 from fsm import spec as S
 from fsm.cli import main
-from fsm.engine.guard import GUARDS
+from fsm.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")
@@ -110,8 +110,10 @@ def test_every_reason_code_is_documented():
     """spec/FORMAT.md lists every reason code a guard can give."""
     doc = (ROOT / "spec" / "FORMAT.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `([a-z-]+)` \| (?:rejected|gm) \|", doc, re.M))
-    codes = {g.info.reason for g in GUARDS.values() if g.info.reason} | \
-        {g.info.gm_reason for g in GUARDS.values() if g.info.gm_reason}
+    used = {fn for rs in RULESETS.values() for r in (*rs.rows, *rs.refusals)
+            for fn, _ in r.guards}
+    codes = {g.info.reason for g in used if g.info.reason} | \
+        {g.info.gm_reason for g in used if g.info.gm_reason}
     assert codes == listed
 
 
