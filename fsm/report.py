@@ -59,13 +59,19 @@ def describe(data: dict) -> str:
     """'ayla reaction “riposte” to twin' for a step, safe to print."""
     if not isinstance(data, dict):
         return "?"
-    kind = safe(data.get("do", "?"))
     who = data.get("actor")
-    text = f"{safe(who)} {kind}" if who else kind
+    what = describe_action(data)
+    return f"{safe(who)} {what}" if who else what
+
+
+def describe_action(data: dict, width: int | None = NAME_WIDTH) -> str:
+    """'reaction “riposte” to twin': what a step does, without who does it;
+    its name cut to ``width`` characters (None: whole)."""
+    text = safe(data.get("do", "?"))
     if data.get("name"):
         name = safe(data["name"])
-        if len(name) > NAME_WIDTH:
-            name = name[:NAME_WIDTH - 1] + "\u2026"
+        if width is not None and len(name) > width:
+            name = name[:width - 1] + "\u2026"
         text += f" \u201c{name}\u201d"
     if data.get("to"):
         text += f" to {safe(data['to'])}"

@@ -181,3 +181,17 @@ def test_the_diagram_builder_draws_the_toy(engine):
     windows = machine_source(TOY, "windows", engine)
     assert "Toy" in overview and "strike" in overview
     assert "toy_strike_left" in windows and "TOY-ONE" in windows
+
+
+def test_a_hole_in_the_table_exits_3_with_one_line(tmp_path, monkeypatch, capsys):
+    """A refusal whose guards all pass decides nothing: the engine raises
+    TableGap and fsm check says so on one line, exit 3, no traceback."""
+    holed = TOY.with_table(refusals=tuple(refuse(r.step, r.sources) if r.step == "strike"
+                                          else r for r in REFUSALS))
+    monkeypatch.setitem(RULESETS, "toy", holed)
+    doc = dict(SCENARIO, steps=[{"do": "end-turn"}, {"actor": "ann", "do": "strike"}])
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["check", str(path)]) == 3
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "does not decide" in err

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..engine.frames import DISRUPTED, DONE, LOST
 from ..engine.rows import AFTER, BEFORE
 from ..engine.verdict import GM_VERDICT
+from ..report import describe_action
 from ..scenario import Replay
 from .mermaid import mermaid_text
 from .model import Trace, happened
@@ -71,17 +72,6 @@ def _lane_title(enc, cid) -> str:
     return f"{cid} ({enc.fighters[cid].side})"
 
 
-def _what(data) -> str:
-    text = data.get("do", "?")
-    if data.get("name"):
-        text += f" “{data['name']}”"
-    if data.get("to"):
-        text += f" to {data['to']}"
-    if data.get("on"):
-        text += f" on {data['on']}"
-    return text
-
-
 def _step_lines(result, enc, lanes) -> list:
     data, verdict, index = result.data, result.verdict, result.index
     if not happened(verdict, data):
@@ -100,7 +90,7 @@ def _step_lines(result, enc, lanes) -> list:
 def _refused_lines(result, lanes) -> list:
     data, verdict, index = result.data, result.verdict, result.index
     why = verdict.reason or verdict.verdict
-    text = mermaid_text(f"{index} · {_what(data)} ✗ {why}")
+    text = mermaid_text(f"{index} · {describe_action(data, None)} ✗ {why}")
     actor = lanes.alias.get(data.get("actor"))
     if actor is None:
         return [f"Note over {lanes.all()}: {text}"]
@@ -138,7 +128,7 @@ def _declared_lines(entry, result, enc, lanes) -> list:
     data, verdict, index = result.data, result.verdict, result.index
     lane = lanes.alias.get(entry["actor"])
     gm = " (GM's call)" if verdict.verdict == GM_VERDICT else ""
-    text = mermaid_text(f"{index} · {_what(data)} [{entry['frame']}]{gm}")
+    text = mermaid_text(f"{index} · {describe_action(data, None)} [{entry['frame']}]{gm}")
     if lane is None:
         return [f"Note over {lanes.all()}: {text}"]
     target = lanes.of(verdict.target) if entry["kind"] in enc.ruleset.answer_kinds else None
