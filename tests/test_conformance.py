@@ -13,7 +13,8 @@ import pytest
 from fsm import conformance as C
 from fsm.cli import main
 from fsm.conformance.mistakes import mistakes
-from fsm.conformance.mutation import mutants, score
+from fsm.conformance.mutation import mutants
+from fsm.conformance.scoring import score
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "spec" / "vectors"

@@ -186,7 +186,7 @@ def cmd_conformance(args) -> int:
 
 def cmd_mutate(args) -> int:
     from .. import conformance as C
-    from ..conformance.mutation import FAMILIES, score
+    from ..conformance.scoring import FAMILIES, score
     families = FAMILIES if args.family == "all" else (args.family,)
     vectors = C.collect(args.paths)
     scores = {name: score(vectors, families=(name,)) for name in families}

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from ..engine.frames import DONE
 from ..rulesets import RULESETS, common
+from .mutation import Mutant
 
 
 class Kit:
@@ -80,8 +81,7 @@ def keep_windows_past_the_turn(enc, st):
 
 
 def mistakes() -> list:
-    """Every engine-author mistake, as a :class:`fsm.mutation.Mutant`."""
-    from .mutation import Mutant
+    """Every engine-author mistake, as a :class:`~fsm.conformance.mutation.Mutant`."""
 
     out = []
     for name, rs in RULESETS.items():
@@ -121,7 +121,6 @@ def precedence_mistakes() -> list:
     """A check made too early: in each row and refusal, a guard moved before
     the guard just ahead of it, where the two can fail together (the orders
     that can differ, as spec/COVERAGE.json lists them)."""
-    from .mutation import Mutant
 
     observable = observable_precedences()
     out = []

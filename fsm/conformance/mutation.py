@@ -7,7 +7,8 @@ is *killed* when at least one vector fails. A surviving mutant is a rule
 limit no vector checks. Nothing global is replaced: the engine is built
 from the mutant's table, passed in as a value.
 
-Two families: ``guards`` (this module) and ``mistakes`` (:mod:`fsm.mistakes`).
+Two families: ``guards`` (this module) and ``mistakes``
+(:mod:`fsm.conformance.mistakes`); :mod:`fsm.conformance.scoring` runs them.
 """
 
 from __future__ import annotations
@@ -103,40 +104,3 @@ def _is_routing(rows, refusals, name) -> bool:
             if fn.__name__ == name:
                 return getattr(fn, "routing", False)
     return False
-
-
-FAMILIES = ("guards", "mistakes")
-
-
-def family(name: str) -> list[Mutant]:
-    """The mutants of one family: ``guards`` (the reference's own guards and
-    timing switched off or forced) or ``mistakes`` (:mod:`fsm.mistakes`)."""
-    if name == "guards":
-        return mutants()
-    from .mistakes import mistakes
-    return mistakes()
-
-
-def _with_defaults(doc: dict, defaults: dict | None) -> dict:
-    if not defaults:
-        return doc
-    return dict(doc, options={**defaults, **(doc.get("options") or {})})
-
-
-def score(vectors, only=None, families=("guards",)) -> list[tuple[Mutant, list[str]]]:
-    """For each mutant, the ids of the vectors that kill it (empty: it survives)."""
-    from .reference import run_in_process
-    from .vectors import FAIL
-
-    results = []
-    for m in (m for name in families for m in family(name)):
-        if only and m.id not in only:
-            continue
-        mine = [(p, _with_defaults(d, m.defaults)) for p, d in vectors
-                if d.get("ruleset") == m.ruleset]
-        outcomes = run_in_process(mine, ruleset=m.value)
-        results.append((m, [o.id for o in outcomes if o.status == FAIL]))
-    return results
-
-
-
