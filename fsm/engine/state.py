@@ -4,8 +4,9 @@
 (frames and fighters as the values of their slots); :func:`restore` puts a
 captured value back. The same value serves to undo a refused step, to check
 that a refused step changed nothing (it is hashable and comparable), and as
-the base of the explorer's frozen states. A new field of the encounter is
-added here once.
+the base of the explorer's frozen states (:func:`freeze`, which holds no
+history, so that a state reached by two timelines is one value). A new field
+of the encounter is added here once.
 """
 
 from __future__ import annotations
@@ -49,3 +50,39 @@ def fingerprint(enc) -> tuple:
     """A hashable picture of the whole state, for "nothing changed" checks:
     the captured value, with which frames have left the stack."""
     return capture(enc) + (tuple(enc.past_order),)
+
+
+def freeze(enc) -> tuple:
+    """The encounter's data as immutable values (the machine is not copied);
+    of the frames that left the stack, the last one and those kept open."""
+    last = enc.past[enc.past_order[-1]] if enc.past_order else None
+    return (enc.state, enc.round, enc.turn_index, enc.turn_serial, tuple(enc.turns),
+            tuple(enc.order), tuple(map(frame_values, enc.stack)),
+            tuple(enc.uses.items()), tuple(map(fighter_values, enc.fighters.values())),
+            frame_values(last) if last is not None else None,
+            tuple(map(frame_values, enc.kept.values())))
+
+
+def thaw(enc, frozen) -> None:
+    """Put a frozen state back into ``enc``; the log and older past frames
+    are dropped (nothing a verdict reads), the frames kept open are not."""
+    (enc.state, enc.round, enc.turn_index, enc.turn_serial, turns, order, frames, uses,
+     fighters, last, kept) = frozen
+    enc.turns = list(turns)
+    enc.order = list(order)
+    enc.set_stack([frame_from(v) for v in frames])
+    enc.uses = dict(uses)
+    for fighter, values in zip(enc.fighters.values(), fighters):
+        set_fighter(fighter, values)
+    enc.forget_history()
+    enc.past, enc.past_order, enc.kept = {}, [], {}
+    for values in kept:
+        frame = frame_from(values)
+        enc.kept[frame.id] = enc.past[frame.id] = frame
+        enc.past_order.append(frame.id)
+    if last is not None:
+        frame = enc.kept.get(last[0]) or frame_from(last)
+        enc.past[frame.id] = frame
+        if frame.id in enc.past_order:
+            enc.past_order.remove(frame.id)
+        enc.past_order.append(frame.id)

@@ -1,57 +1,22 @@
-"""The explorer's states: frozen values of an encounter, thawed back, and
-the canonical picture that merges states the rules cannot tell apart."""
+"""The explorer's states: the canonical picture that merges states the rules
+cannot tell apart. Frozen states themselves are the engine's
+(:func:`fsm.engine.state.freeze`)."""
 
 from __future__ import annotations
 
 from operator import attrgetter
 
-from ..engine.frames import EVENT, TURN_KINDS, Frame, frame_from, frame_values, set_fighter
-from ..engine.frames import fighter_values
+from ..engine.frames import EVENT, TURN_KINDS, Frame
+from ..engine.state import freeze, thaw  # noqa: F401  (re-exported)
 
 CLOSED = -1           # Move.target: the frame that left the stack last
 KEPT = -2             # Move.target: KEPT - i is the i-th frame kept open off the stack
 
-
-def freeze(enc) -> tuple:
-    """The encounter's data as immutable values (the machine is not copied);
-    of the frames that left the stack, the last one and those kept open."""
-    last = enc.past[enc.past_order[-1]] if enc.past_order else None
-    return (enc.state, enc.round, enc.turn_index, enc.turn_serial, tuple(enc.turns),
-            tuple(enc.order), tuple(map(frame_values, enc.stack)),
-            tuple(enc.uses.items()), tuple(map(fighter_values, enc.fighters.values())),
-            frame_values(last) if last is not None else None,
-            tuple(map(frame_values, enc.kept.values())))
-
-
-def thaw(enc, frozen) -> None:
-    """Put a frozen state back into ``enc``; the log and older past frames
-    are dropped (nothing a verdict reads), the frames kept open are not."""
-    (enc.state, enc.round, enc.turn_index, enc.turn_serial, turns, order, frames, uses,
-     fighters, last, kept) = frozen
-    enc.turns = list(turns)
-    enc.order = list(order)
-    enc.set_stack([frame_from(v) for v in frames])
-    enc.uses = dict(uses)
-    for fighter, values in zip(enc.fighters.values(), fighters):
-        set_fighter(fighter, values)
-    enc.forget_history()
-    enc.past, enc.past_order, enc.kept = {}, [], {}
-    for values in kept:
-        frame = frame_from(values)
-        enc.kept[frame.id] = enc.past[frame.id] = frame
-        enc.past_order.append(frame.id)
-    if last is not None:
-        frame = enc.kept.get(last[0]) or frame_from(last)
-        enc.past[frame.id] = frame
-        if frame.id in enc.past_order:
-            enc.past_order.remove(frame.id)
-        enc.past_order.append(frame.id)
-
-
 # Frame slots that name or date a frame without changing what the rules allow.
 _FRAME_NAMING = ("id", "name", "step", "turn", "parent", "closed_by")
 _frame_kept = attrgetter(*(s for s in Frame.__slots__ if s not in _FRAME_NAMING))
-# Guards that read which answers were given to a trigger (``enc.uses``).
+
+
 def canonical(enc, exact: bool = False, answerers=None) -> tuple:
     """What the rules can still tell apart.
 
