@@ -304,7 +304,7 @@ def table(results: dict) -> str:
         f"{a['fsm'] / a['raw_transitions']:.2f} of raw transitions | >= 0.33 |",
         f"| raw transitions dispatch, same {a['triggers']:,} triggers | "
         f"{a['raw_transitions']:,.0f} steps/s | 1.00 | library floor |",
-        f"| plain dict table, same guards (fsm.lean) | {a['dict_table']:,.0f} steps/s | "
+        f"| plain dict table, same guards (lean dispatcher) | {a['dict_table']:,.0f} steps/s | "
         f"{a['dict_table'] / a['raw_transitions']:.2f} of raw transitions; "
         f"{a['dict_table'] / a['fsm']:.2f}x fsm | language floor |",
         f"| cold start: fsm check one vector | {c['fsm_check'] * 1000:.0f} ms | "
