@@ -53,6 +53,7 @@ class Citations:
 
 
 NAME_WIDTH = 40        # a step's free-text name is cut to this many characters
+PATH_SHOWN = 6         # squares of a path shown before the rest is elided
 
 
 def describe(data: dict) -> str:
@@ -77,6 +78,24 @@ def describe_action(data: dict, width: int | None = NAME_WIDTH) -> str:
         text += f" to {safe(data['to'])}"
     if data.get("on"):
         text += f" on {safe(data['on'])}"
+    return text + _scene_words(data)
+
+
+def _scene_words(data: dict) -> str:
+    """' (ranged attack at bo)', ' shifting (1,0) (2,0)': the scene fields of a step."""
+    text = ""
+    if isinstance(data.get("attack"), str):
+        targets = data.get("targets")
+        at = f" at {', '.join(map(safe, targets))}" if isinstance(targets, list) and \
+            all(isinstance(t, str) for t in targets) else ""
+        text += f" ({safe(data['attack'])} attack{at})"
+    path = data.get("path")
+    if isinstance(path, list) and path:
+        squares = [f"({p[0]},{p[1]})" for p in path[:PATH_SHOWN]
+                   if isinstance(p, list) and len(p) == 2]
+        more = " \u2026" if len(path) > PATH_SHOWN else ""
+        text += f" {'shifting' if data.get('shift') is True else 'moving'} " \
+                f"{' '.join(squares)}{more}"
     return text
 
 

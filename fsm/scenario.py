@@ -17,7 +17,7 @@ from .io.scenario import (FORMAT, MAX_BYTES, MAX_DEPTH, TOP_FIELDS,  # noqa: F40
 from .rulesets import RULESETS
 
 EXPECT_FIELDS = {"verdict", "reason", "rules", "budgets", "resolved", "lost", "disrupted",
-                 "state", "round", "active", "initiative", "stack", "notes"}
+                 "state", "round", "active", "initiative", "stack", "notes", "positions"}
 
 
 @dataclass
@@ -52,7 +52,7 @@ def build(doc, path, ruleset=None) -> Encounter:
     for i, c in enumerate(doc["combatants"], 1):
         if not isinstance(c, dict):
             raise InputError(path, f"combatant {i} must be an object with id and side")
-        extra = set(c) - {"id", "side", "name", *rs.fighter.FIELDS}
+        extra = set(c) - {"id", "side", "name", "at", "reach", *rs.fighter.FIELDS}
         if extra:
             raise InputError(path, f"combatant {c.get('id', i)}: unknown field "
                                    f"{sorted(extra)[0]!r}")
@@ -64,7 +64,7 @@ def build(doc, path, ruleset=None) -> Encounter:
 
 
 FACT_KEYS = frozenset({"budgets", "resolved", "lost", "disrupted", "state", "round", "active",
-                       "initiative", "stack"})
+                       "initiative", "stack", "positions"})
 
 
 def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
@@ -89,6 +89,10 @@ def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
         for key, value in wanted.items():
             if have.get(key, "<absent>") != value:
                 out.append(f"budget {who}.{key}: expected {value!r}, got {have.get(key)!r}")
+    for who, wanted in (expect.get("positions") or {}).items():
+        have = (facts.get("positions") or {}).get(who)
+        if have != wanted:
+            out.append(f"position of {who}: expected {wanted!r}, got {have!r}")
     for key in ("resolved", "lost", "disrupted", "state", "round", "active", "initiative",
                 "stack"):
         if key in expect and expect[key] != facts[key]:
@@ -113,6 +117,9 @@ _EXPECT_TYPES = {
     "state": (lambda v: isinstance(v, str), "a phase name"),
     "active": (lambda v: isinstance(v, str), "a combatant id"),
     "round": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "positions": (lambda v: isinstance(v, dict) and all(
+        isinstance(k, str) and isinstance(p, list) and len(p) == 2 for k, p in v.items()),
+        "an object: {combatant: [x, y]}"),
     "budgets": (lambda v: isinstance(v, dict) and all(
         isinstance(k, str) and isinstance(b, dict) for k, b in v.items()),
         "an object: {combatant: {budget: value}}"),

@@ -12,13 +12,14 @@ mutants the suite must kill).
 from ..errors import EngineError
 from .engine import MAX_LINE, Engine, run_program
 from .reference import reference_hello, reference_result, run_in_process, serve
-from .vectors import (ENGINE_FACTS, FAIL, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, SKIP,
-                      Outcome, collect, default_paths, default_vectors, invalid, judge, junit,
-                      public_vector, summary, unsupported)
+from .vectors import (ENGINE_FACTS, FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS,
+                      SCENE, SKIP, Outcome, collect, default_paths, default_vectors, invalid,
+                      judge, junit, public_vector, summary, unsupported, uses_scene)
 
 __all__ = [
-    "ENGINE_FACTS", "FAIL", "FORMAT", "MAX_LINE", "PASS", "PROTOCOL", "REFERENCE_FACTS",
-    "SKIP", "Engine", "EngineError", "Outcome", "collect", "default_paths",
+    "ENGINE_FACTS", "FAIL", "FEATURES", "FORMAT", "MAX_LINE", "PASS", "PROTOCOL", "REFERENCE_FACTS",
+    "SCENE", "SKIP", "Engine", "EngineError", "Outcome", "collect", "default_paths",
     "default_vectors", "invalid", "judge", "junit", "public_vector", "reference_hello",
     "reference_result", "run_in_process", "run_program", "serve", "summary", "unsupported",
+    "uses_scene",
 ]

@@ -11,8 +11,8 @@ from ..errors import InputError, StepError, TableGap
 from ..io import jsonsafe
 from ..rulesets import RULESETS
 from ..scenario import build
-from .vectors import (FAIL, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, Outcome, judge,
-                      public_vector)
+from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, Outcome,
+                      judge, public_vector)
 
 # -- the reference engine ----------------------------------------------------------
 
@@ -20,6 +20,7 @@ def reference_hello() -> dict:
     return {
         "type": "hello", "protocol": PROTOCOL, "format": FORMAT,
         "engine": "fsm reference", "facts": list(REFERENCE_FACTS),
+        "features": list(FEATURES),
         "rulesets": {
             name: {"options": {o.name: (list(o.choices) if o.choices else "integer-or-null")
                                for o in rs.options}}

@@ -16,11 +16,18 @@ from ..scenario import check_document, compare, load
 PROTOCOL = 1
 FORMAT = 1
 REFERENCE_FACTS = ("state", "round", "active", "initiative", "budgets", "resolved", "lost",
-                   "disrupted", "stack")
+                   "disrupted", "stack", "positions")
 # What an engine that says nothing of its facts is held to: everything but the
 # reference machine's own phase names and stack (spec/PROTOCOL.md).
 ENGINE_FACTS = tuple(f for f in REFERENCE_FACTS if f not in ("state", "stack"))
 PASS, FAIL, SKIP = "passed", "failed", "skipped"
+SCENE = "scene"          # the hello feature of an engine that reads positions and paths
+FEATURES = (SCENE,)
+
+
+def uses_scene(doc: dict) -> bool:
+    """Whether a vector places its combatants on a grid (spec/FORMAT.md, the scene)."""
+    return any(isinstance(c, dict) and "at" in c for c in doc.get("combatants") or ())
 
 
 @dataclass
@@ -134,6 +141,8 @@ def unsupported(doc: dict, hello: dict) -> str | None:
     rs = doc.get("ruleset")
     if rs not in rulesets:
         return f"ruleset {rs} not supported"
+    if uses_scene(doc) and SCENE not in (hello.get("features") or ()):
+        return "scene not supported (the engine's hello lists no \"scene\" feature)"
     options = (rulesets[rs] or {}).get("options") or {}
     for name, value in (doc.get("options") or {}).items():
         if name not in options:

@@ -49,6 +49,7 @@ class Encounter:
         self.ruleset = rs
         self.options = setup.options(rs, options)
         self.fighters = setup.fighters(rs, combatants)
+        self.scene = any(f.at is not None for f in self.fighters.values())
         self.order = setup.order(self.fighters, initiative)
         self.round, self.turn_index, self.turn_serial = 1, 0, 1
         self.turns = [(1, self.order[0])]     # turn serial - 1 - turns_base -> (round, active)
@@ -95,7 +96,9 @@ class Encounter:
                 "initiative": list(self.order), "budgets": self.budgets(),
                 "resolved": self.outcomes(DONE), "lost": self.outcomes(LOST),
                 "disrupted": self.outcomes(DISRUPTED),
-                "stack": [f.id for f in self.stack if f.kind not in TURN_KINDS]}
+                "stack": [f.id for f in self.stack if f.kind not in TURN_KINDS],
+                **({"positions": {cid: list(f.at) for cid, f in self.fighters.items()}}
+                   if self.scene else {})}
 
     def turn_of(self, serial: int) -> tuple | None:
         """(round, active combatant) of the turn numbered ``serial``, or None

@@ -37,11 +37,13 @@ class Frame:
         "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
         "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
         "name", "closed", "step", "readies", "window_part", "kept", "closed_by",
+        "path", "shift", "attack", "targets", "start",
     )
 
     def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
                  labels=("",), parent=None, turn=0, cost=0, moving=False,
-                 name=None, step=0, phase=PENDING):
+                 name=None, step=0, phase=PENDING, path=(), shift=False, attack=None,
+                 targets=(), start=None):
         self.id = id
         self.owner = owner
         self.kind = kind
@@ -68,6 +70,13 @@ class Frame:
         self.kept = False
         # Who closed its window, and with which step: (step number, words).
         self.closed_by = None
+        # The scene (fsm.engine.scene): the squares entered, one per part, from
+        # ``start``; whether it is a shift; the kind of attack and its targets.
+        self.path = path
+        self.shift = shift
+        self.attack = attack
+        self.targets = targets
+        self.start = start
 
     @property
     def finished(self) -> bool:
@@ -112,7 +121,7 @@ class Fighter:
     """A combatant: its id and side, how many of its turns have started, and
     the budgets its ruleset keeps (a subclass of each ruleset adds slots)."""
 
-    __slots__ = ("id", "side", "turns_started")
+    __slots__ = ("id", "side", "turns_started", "at", "reach")
 
     # combatant fields a scenario may set, with (lowest, highest) values
     FIELDS: dict = {}
@@ -121,6 +130,8 @@ class Fighter:
         self.id = id
         self.side = side
         self.turns_started = 0
+        self.at = None          # the square it stands on, when the encounter has a scene
+        self.reach = 1
 
     def values(self) -> tuple:
         return _slots_of(type(self))[0](self)

@@ -5,6 +5,7 @@ combatants as the ruleset's fighters, the initiative order. Each raises
 from __future__ import annotations
 
 from ..errors import StepError
+from . import scene
 from .steps import suggest
 
 
@@ -33,6 +34,7 @@ def fighters(ruleset, combatants) -> dict:
     if isinstance(combatants, (str, bytes, dict)) or not hasattr(combatants, "__iter__"):
         raise StepError("combatants must be a list of {id, side} objects or "
                         "(id, side) pairs", "combatants")
+    combatants = list(combatants)
     out: dict = {}
     for c in combatants:
         if isinstance(c, dict):
@@ -59,6 +61,7 @@ def fighters(ruleset, combatants) -> dict:
         out[cid] = cls(cid, side, **extra)
     if not out:
         raise StepError("an encounter needs at least one combatant", "combatants")
+    scene.place(out, combatants)
     return out
 
 

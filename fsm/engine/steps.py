@@ -7,7 +7,9 @@ from __future__ import annotations
 import difflib
 
 from ..errors import StepError
+from . import scene
 from .frames import TURN_END
+from .scene import ATTACK_KINDS
 
 MOMENTS = ("turn-start", "turn-end")
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
@@ -30,6 +32,11 @@ FIELD_SCHEMAS = {
     "provokes": {"type": "array", "items": {"type": "string"}},
     "triggers": {"type": "array", "items": {"type": "string"}, "minItems": 1},
     "ruling": {"enum": ["allow", "deny"]},
+    "path": {"type": "array", "minItems": 1, "maxItems": 100,
+             "items": {"$ref": "#/$defs/square"}},
+    "shift": {"type": "boolean"},
+    "attack": {"enum": list(ATTACK_KINDS)},
+    "targets": {"type": "array", "items": {"type": "string"}, "minItems": 1},
     "expect": {"$ref": "#/$defs/expect"},
 }
 COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
@@ -50,7 +57,7 @@ class Step:
 
     __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "parts", "moving",
                  "provokes", "labels", "on", "cost", "name", "fid", "ruling", "text",
-                 "responding")
+                 "responding", "path", "shift", "attack", "targets", "provokes_stated")
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -70,6 +77,11 @@ class Step:
         self.ruling = "allow"
         self.text = {}             # the free-text fields of the step's spec
         self.responding = responding
+        self.path = ()             # the scene (fsm.engine.scene)
+        self.shift = False
+        self.attack = None
+        self.targets = ()
+        self.provokes_stated = False
 
 
 def fields_of(ruleset) -> frozenset:
@@ -138,6 +150,8 @@ def parse(enc, data, index: int) -> Step:
     elif spec is not None and spec.moving:
         st.moving = True
     _lists(enc, st, data)
+    scene.read(enc, st, data)
+    st.provokes_stated = "provokes" in data
     if spec is not None and spec.cost_field:
         if "cost" not in data:
             raise StepError(f"a {kind} needs a 'cost' of {COST_RANGE[0]} to {COST_RANGE[1]} "

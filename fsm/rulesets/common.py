@@ -211,7 +211,9 @@ def push_frame(enc, st):
                    parts=st.parts, provokes=st.provokes, labels=st.labels,
                    parent=st.target.id if (st.responding and st.target is not None) else None,
                    turn=enc.turn_serial, cost=st.cost, moving=st.moving, name=st.name,
-                   step=st.index))
+                   step=st.index, path=st.path, shift=st.shift, attack=st.attack,
+                   targets=st.targets,
+                   start=enc.fighters[st.actor].at if st.path else None))
     enc.note(st, enc.stack[-1], "declared")
 
 
@@ -223,6 +225,8 @@ def resolve_part(enc, st):
     top.phase = RESOLVED
     top.window_part = top.done
     top.interrupted = False
+    if top.path:
+        enc.fighters[top.owner].at = top.path[top.done - 1]
     if top.done >= top.parts:
         top.outcome = DONE
         enc.note(st, top, DONE)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from ..engine.rows import STATES
+from ..engine.scene import COORDINATE, MAX_REACH
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
 from ..io.scenario import FORMAT
@@ -20,7 +21,11 @@ from ..rulesets import RULESETS
 NAME = "vector.schema.json"
 COMBATANT_FIELDS = {"id": {"type": "string", "minLength": 1},
                     "side": {"type": "string", "minLength": 1},
-                    "name": {"type": "string"}}
+                    "name": {"type": "string"},
+                    "at": {"$ref": "#/$defs/square"},
+                    "reach": {"type": "integer", "minimum": 1, "maximum": MAX_REACH}}
+SQUARE = {"type": "array", "minItems": 2, "maxItems": 2,
+          "items": {"type": "integer", "minimum": -COORDINATE, "maximum": COORDINATE}}
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _EXPECT = {
@@ -39,6 +44,7 @@ _EXPECT = {
         "resolved": _STRINGS,
         "lost": _STRINGS,
         "disrupted": _STRINGS,
+        "positions": {"type": "object", "additionalProperties": {"$ref": "#/$defs/square"}},
         "budgets": {
             "type": "object",
             "additionalProperties": {
@@ -148,6 +154,7 @@ def vector_schema(rulesets=None) -> dict:
                 "properties": _step_fields(rulesets),
             },
             "expect": _EXPECT,
+            "square": SQUARE,
         },
     }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
 from .. import common as c
+from . import scene as sc
 
 TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
 ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
@@ -102,10 +103,22 @@ def triggered_by_enemy(enc, st):
     return t.owner is not None and enc.fighters[t.owner].side != enc.fighters[st.actor].side
 
 
-@guard("not-provoked", "trigger {trigger} does not provoke {actor}", seen=c.target_seen)
+def _provoked_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    seen["scene"] = ""
+    if enc.scene and st.target is not None and st.actor in enc.fighters:
+        seen["scene"] = ": " + sc.why_provoked(enc, st.actor, st.target)
+    return seen
+
+
+@guard("not-provoked", "trigger {trigger} does not provoke {actor}{scene}",
+       seen=_provoked_seen)
 def provoked(enc, st):
     """The trigger provokes this combatant (it leaves an adjacent square, or
-    makes a ranged or area attack while adjacent)."""
+    makes a ranged or area attack while adjacent): as the positions show when
+    the encounter has them (T-SCENE), as the step stated otherwise."""
+    if enc.scene:
+        return sc.provoked_now(enc, st.actor, st.target)
     return st.actor in st.target.provokes
 
 

@@ -8,12 +8,18 @@ from ...engine.rows import ACTING, AFTER, ANY, BEFORE, MACHINE, NOT_ACTING, TRIG
 from ...engine.rows import TURN_END, TURN_START, refuse, row
 from .. import common as c
 from . import limits as fx
+from . import scene as sc
 
 _OPEN = dict(has_trigger="4E-TRIGGER", trigger_still_open="4E-STACK",
              nothing_unresolved_above="4E-STACK")
 _REACT = dict(has_trigger="4E-TRIGGER",
               trigger_still_open=("4E-REACTION-NEXT", "4E-REACTION-WINDOW"),
               nothing_unresolved_above="4E-STACK")
+# With positions, a stated provocation must be what they show (T-SCENE)
+_SCENE = dict(provocation_fits_scene="4E-SCENE-STATED")
+# An answer to a move entering your reach (T-SCENE, 4E-REACTION-MOVE)
+_REACH = dict(movement_in_progress="4E-REACTION-MOVE",
+              reach_entered=("4E-REACTION-MOVE", "4E-SCENE-GRID"))
 
 _ENTRIES = [
     # Actions of the turn (4E-ACTION-TYPES, 4E-STANDARD, 4E-MOVE, 4E-MINOR);
@@ -21,58 +27,59 @@ _ENTRIES = [
     row("standard", [ACTING], BEFORE, fx.spend_standard, c.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-STANDARD-OWN-TURN", no_action_pending="4E-ONE-AT-A-TIME",
-        standard_slot="4E-STANDARD"),
+        standard_slot="4E-STANDARD", **_SCENE),
     row("move", [ACTING], BEFORE, fx.spend_move, c.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-MOVE", no_action_pending="4E-ONE-AT-A-TIME",
-        move_slot=("4E-MOVE-ONE", "4E-SUBSTITUTE")),
+        move_slot=("4E-MOVE-ONE", "4E-SUBSTITUTE"), **_SCENE),
     row("minor", [ACTING], BEFORE, fx.spend_minor, c.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-MINOR", no_action_pending="4E-ONE-AT-A-TIME",
-        minor_slot=("4E-MINOR-ONE", "4E-SUBSTITUTE")),
+        minor_slot=("4E-MINOR-ONE", "4E-SUBSTITUTE"), **_SCENE),
     row("ready", [ACTING], BEFORE, fx.spend_standard, c.push_frame, fx.note_what_is_readied,
         rules="4E-READY",
         own_turn="4E-READY-COST", no_action_pending="4E-ONE-AT-A-TIME",
         standard_slot="4E-READY-COST"),
     row("free", ANY, BEFORE, fx.count_free, c.push_frame,
         rules=("4E-ACTION-TYPES", "4E-FREE"),
-        no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT"),
+        no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT",
+        **_SCENE),
     # Triggered actions (4E-TRIGGER): free or no action at all (4E-TRIGGERED-FREE)
     row("free-response", TRIGGERED, BEFORE, fx.count_free, c.note_use, c.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-FREE"),
-        **_OPEN, free_within_limit="4E-FREE-LIMIT"),
+        **_OPEN, free_within_limit="4E-FREE-LIMIT", **_SCENE),
     row("no-action", TRIGGERED, BEFORE, c.push_frame,
-        rules=("4E-TRIGGERED-FREE", "4E-NO-ACTION"), **_OPEN),
+        rules=("4E-TRIGGERED-FREE", "4E-NO-ACTION"), **_OPEN, **_SCENE),
     # Opportunity actions (4E-OPP-*)
     row("opportunity", TRIGGERED, BEFORE, fx.spend_opportunity, c.push_frame,
         rules="4E-OPP-ANYONE",
         **_OPEN,
         opportunity_not_own_turn="4E-OPP-OWN-TURN", trigger_pending="4E-OPP-INTERRUPTS",
-        triggered_by_enemy="4E-OPP-TRIGGER", provoked="4E-OPP-TRIGGER",
-        opportunity_unused="4E-OPP-ONCE"),
+        triggered_by_enemy="4E-OPP-TRIGGER", provoked=("4E-OPP-TRIGGER", "4E-SCENE-GRID"),
+        opportunity_unused="4E-OPP-ONCE", **_SCENE),
     # Immediate actions (4E-IMM-*): interrupts before, reactions after the trigger
     row("interrupt", TRIGGERED, BEFORE, fx.spend_immediate, c.push_frame,
         rules="4E-IMM-KINDS",
         has_trigger="4E-IMM-TRIGGER", trigger_still_open="4E-STACK",
         nothing_unresolved_above="4E-STACK",
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_pending="4E-INTERRUPT",
-        immediate_unused="4E-IMM-ONCE"),
+        immediate_unused="4E-IMM-ONCE", **_SCENE),
     row("reaction", TRIGGERED, BEFORE, fx.spend_immediate, c.push_frame,
         rules="4E-IMM-KINDS",
         **_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_resolved="4E-REACTION",
-        moved_one_square="4E-REACTION-MOVE", trigger_took_effect="4E-INTERRUPT-LOST",
-        immediate_unused="4E-IMM-ONCE"),
+        moved_one_square="4E-REACTION-MOVE", **_REACH,
+        trigger_took_effect="4E-INTERRUPT-LOST", immediate_unused="4E-IMM-ONCE", **_SCENE),
     row("readied", TRIGGERED, BEFORE, fx.use_readied, c.push_frame, fx.name_readied,
         rules=("4E-READY", "4E-READY-INITIATIVE"),
         **_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
-        readied_timing="4E-READY-TIMING", trigger_took_effect="4E-INTERRUPT-LOST",
-        immediate_unused="4E-IMM-ONCE"),
+        readied_timing="4E-READY-TIMING", **_REACH,
+        trigger_took_effect="4E-INTERRUPT-LOST", immediate_unused="4E-IMM-ONCE", **_SCENE),
     # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST)
     row("lose", [BEFORE], AFTER, fx.mark_lost, fx.owner_moves_on, rules="4E-STACK",
         actor_on_top="4E-STACK",
-        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
+        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST"), loss_fits_scene="4E-SCENE-LOSS"),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
     refuse("lose", [ACTING, TURN_START, TURN_END], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn
@@ -84,7 +91,7 @@ _ENTRIES = [
         rules="4E-REACTION-NEXT", not_kept=(),
         window_survives=("4E-REACTION-NEXT", "4E-REACTION-WINDOW")),
     *c.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
-                  resolve=(fx.interrupt_takes_hold, fx.ready_takes_hold,
+                  resolve=(fx.interrupt_takes_hold, sc.scene_makes_lost, fx.ready_takes_hold,
                            fx.readied_moves_initiative, fx.owner_moves_on),
                   next_part_effects=(fx.close_part_window_if_strict,)),
     c.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",

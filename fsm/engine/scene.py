@@ -1,0 +1,123 @@
+"""The optional scene: combatants' positions on a square grid, the squares a
+move enters, what an attack is and whom it targets.
+
+An encounter has a scene when its combatants are given positions (``at``);
+then a move may give its ``path`` and is split into one part per square, and
+each square resolved moves its owner there. Distances count a diagonal step
+as one square, as the published grid rules do (spec/divergences.yaml,
+ASM-SCENE-GRID). What a ruleset derives from the scene (who is provoked,
+when a reach is entered, which attack can no longer reach) is its own.
+"""
+
+from __future__ import annotations
+
+from ..errors import StepError
+
+ATTACK_KINDS = ("melee", "ranged", "area", "close")
+ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach
+COORDINATE = 10_000             # squares lie within this many of the origin
+MAX_REACH = 20
+
+
+def distance(a, b) -> int:
+    """Squares between two squares, a diagonal step counting as one."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def adjacent(a, b) -> bool:
+    return distance(a, b) == 1
+
+
+def within_reach(fighter, square) -> bool:
+    return distance(fighter.at, square) <= fighter.reach
+
+
+def show(square) -> str:
+    return f"({square[0]},{square[1]})"
+
+
+def square(value, what: str, field: str) -> tuple:
+    """``[x, y]`` as a tuple of two integers within the grid (StepError if not)."""
+    if not (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool)
+                    and -COORDINATE <= v <= COORDINATE for v in value)):
+        raise StepError(f"{what} must be a square [x, y] of two integers from "
+                        f"{-COORDINATE} to {COORDINATE}, not {value!r}", field)
+    return (value[0], value[1])
+
+
+def place(fighters, combatants) -> bool:
+    """Set each fighter's ``at`` and ``reach`` from the combatants' objects;
+    True when the encounter has a scene. Positions are all or none."""
+    placed = [c for c in combatants if isinstance(c, dict) and "at" in c]
+    if placed and len(placed) != len(fighters):
+        missing = [cid for cid, f in fighters.items()
+                   if not any(isinstance(c, dict) and c.get("id") == cid for c in placed)]
+        raise StepError(f"give every combatant a position 'at', or none (missing: "
+                        f"{', '.join(missing)})", "combatants")
+    taken: dict = {}
+    for c in placed:
+        f = fighters[c["id"]]
+        f.at = square(c["at"], f"combatant {f.id}: 'at'", "combatants")
+        if f.at in taken:
+            raise StepError(f"combatants {taken[f.at]} and {f.id} are both at {show(f.at)}",
+                            "combatants")
+        taken[f.at] = f.id
+    for c in combatants:
+        if isinstance(c, dict) and "reach" in c:
+            reach = c["reach"]
+            if not placed:
+                raise StepError(f"combatant {c.get('id')}: 'reach' needs positions ('at')",
+                                "combatants")
+            if not isinstance(reach, int) or isinstance(reach, bool) \
+                    or not 1 <= reach <= MAX_REACH:
+                raise StepError(f"combatant {c.get('id')}: 'reach' must be an integer "
+                                f"from 1 to {MAX_REACH}", "combatants")
+            fighters[c["id"]].reach = reach
+    return bool(placed)
+
+
+def read(enc, st, data) -> None:
+    """The scene fields of a step: ``path``, ``shift``, ``attack``, ``targets``."""
+    if "attack" in data:
+        if data["attack"] not in ATTACK_KINDS:
+            raise StepError(f"'attack' must be one of {', '.join(ATTACK_KINDS)}", "attack")
+        st.attack = data["attack"]
+    if "targets" in data:
+        targets = data["targets"]
+        if not isinstance(targets, list) or not targets or \
+                not all(isinstance(t, str) and t in enc.fighters for t in targets):
+            raise StepError("'targets' must be a non-empty list of combatant ids", "targets")
+        st.targets = tuple(targets)
+    if "shift" in data:
+        if not isinstance(data["shift"], bool):
+            raise StepError("'shift' must be true or false", "shift")
+        if "path" not in data:
+            raise StepError("'shift' says how a path is taken: give the 'path'", "shift")
+        st.shift = data["shift"]
+    if "path" in data:
+        _path(enc, st, data)
+
+
+def _path(enc, st, data) -> None:
+    if not enc.scene:
+        raise StepError("'path' needs a scene: give every combatant a position 'at'", "path")
+    if st.actor is None:
+        raise StepError("a 'path' is walked by its 'actor'", "path")
+    path = data["path"]
+    if not isinstance(path, list) or not 1 <= len(path) <= 100:
+        raise StepError("'path' must be a list of 1 to 100 squares [x, y]", "path")
+    squares = tuple(square(s, "each square of 'path'", "path") for s in path)
+    here = enc.fighters[st.actor].at
+    for n, sq in enumerate(squares, 1):
+        if not adjacent(here, sq):
+            raise StepError(f"square {n} of 'path', {show(sq)}, is not next to "
+                            f"{show(here)}", "path")
+        here = sq
+    given = [k for k in ("squares", "attacks", "parts") if k in data]
+    if given and not (given == ["squares"] and data["squares"] == len(squares)):
+        raise StepError(f"'{given[0]}' disagrees with the path of {len(squares)} "
+                        f"square(s); give the path alone", given[0])
+    st.path = squares
+    st.parts = len(squares)
+    st.moving = True

@@ -1,0 +1,182 @@
+"""D&D 4e on a grid: what the scene decides once combatants have positions
+(spec/TIMING.md, T-SCENE).
+
+Who an action provokes (an enemy leaving a square next to you by a move that
+is not a shift; an adjacent enemy making a ranged or area attack), when a
+move enters a combatant's reach, and when a melee attack can no longer reach
+any of its targets. Without positions the scenario's own statements
+(``provokes``, ``lose``) keep their meaning; with them, a statement the
+positions contradict is refused.
+"""
+
+from __future__ import annotations
+
+from ...engine.frames import LOST, RESOLVED
+from ...engine.guard import guard
+from ...engine.scene import ENTERS_REACH, adjacent, show, within_reach
+from .. import common as c
+
+PROVOKING_ATTACKS = frozenset({"ranged", "area"})
+INTERRUPTING = frozenset({"interrupt", "opportunity"})
+
+
+def _enemies_next_to(enc, who, square) -> list:
+    side = enc.fighters[who].side
+    return [f.id for f in enc.fighters.values()
+            if f.id != who and f.side != side and adjacent(f.at, square)]
+
+
+def declared_provokes(enc, st) -> tuple:
+    """Whom the declared step provokes, by the positions now: every enemy next
+    to a square its path leaves (not a shift), or next to the attacker of a
+    ranged or area attack."""
+    if st.actor is None:
+        return ()
+    here = enc.fighters[st.actor].at
+    if st.path:
+        if st.shift:
+            return ()
+        left = (here, *st.path[:-1])
+        return tuple(dict.fromkeys(e for sq in left for e in _enemies_next_to(enc, st.actor, sq)))
+    if st.attack in PROVOKING_ATTACKS:
+        return tuple(_enemies_next_to(enc, st.actor, here))
+    return ()
+
+
+def provoked_now(enc, actor, frame) -> bool:
+    """Whether ``frame``, pending, provokes ``actor`` where everyone stands now:
+    the part in play leaves the square its owner stands on."""
+    if frame.owner is None:
+        return False
+    mover, me = enc.fighters[frame.owner], enc.fighters[actor]
+    if mover.side == me.side:
+        return False
+    if frame.path:
+        return not frame.shift and adjacent(mover.at, me.at)
+    return frame.attack in PROVOKING_ATTACKS and adjacent(mover.at, me.at)
+
+
+def why_provoked(enc, actor, frame) -> str:
+    """What the positions show about ``frame`` provoking ``actor``, in words."""
+    if frame.owner is None or frame.owner not in enc.fighters:
+        return "nobody's action provokes"
+    mover, me = enc.fighters[frame.owner], enc.fighters[actor]
+    where = f"{mover.id} at {show(mover.at)}, {me.id} at {show(me.at)}"
+    if frame.path and frame.shift:
+        return f"a shift provokes nobody ({where})"
+    if not frame.path and frame.attack not in PROVOKING_ATTACKS:
+        what = f"a {frame.attack} attack" if frame.attack else f"a {frame.kind} without a path"
+        return f"{what} provokes nobody ({where})"
+    step = "leaves a square" if frame.path else "attacks from a square"
+    return f"{mover.id} {step} {'next to' if adjacent(mover.at, me.at) else 'not next to'} " \
+           f"{me.id} ({where})"
+
+
+def reach_entry(enc, actor, frame) -> int | None:
+    """The square (1-based part) at which ``frame``'s path enters ``actor``'s
+    reach from outside it, or None when it never does."""
+    me = enc.fighters[actor]
+    here = frame.start
+    for n, sq in enumerate(frame.path, 1):
+        if not within_reach(me, here) and within_reach(me, sq):
+            return n
+        here = sq
+    return None
+
+
+def _reaching(enc, frame) -> list:
+    attacker = enc.fighters[frame.owner]
+    return [t for t in frame.targets if within_reach(attacker, enc.fighters[t].at)]
+
+
+def _melee_on_scene(enc, frame) -> bool:
+    return enc.scene and frame.attack == "melee" and bool(frame.targets) \
+        and frame.owner is not None
+
+
+# -- guards ----------------------------------------------------------------------------
+
+def _stated_seen(enc, st):
+    return {"actor": st.actor, "kind": st.kind, "stated": list(st.provokes),
+            "derived": list(declared_provokes(enc, st))}
+
+
+@guard("provocation-contradicts-scene",
+       "{actor}'s {kind} provokes {derived} where everyone stands, not {stated} as stated",
+       seen=_stated_seen)
+def provocation_fits_scene(enc, st):
+    """With positions, a stated ``provokes`` must be what the positions show."""
+    if not enc.scene or not st.provokes_stated:
+        return True
+    return set(st.provokes) == set(declared_provokes(enc, st))
+
+
+def _entry_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    t = st.target
+    if t is not None and t.path and st.actor in enc.fighters:
+        n = reach_entry(enc, st.actor, t)
+        seen["entry"] = (f"at square {n}, {show(t.path[n - 1])}" if n else
+                         "nowhere on its path")
+    return seen
+
+
+@guard("not-mid-move",
+       "{trigger} is not a move under way ({done}/{parts} squares done): an answer to "
+       "a creature's movement comes before it finishes moving", seen=c.target_seen)
+def movement_in_progress(enc, st):
+    """An answer to a move entering your reach comes before the move ends."""
+    if st.on != ENTERS_REACH:
+        return True
+    t = st.target
+    return t.moving and t.outcome is None and t.done < t.parts
+
+
+@guard("reach-not-entered",
+       "{trigger_owner} enters {actor}'s reach {entry}; {done} square(s) done so far",
+       seen=_entry_seen)
+def reach_entered(enc, st):
+    """With positions, the move has entered the answerer's reach: the square
+    where it did has resolved."""
+    t = st.target
+    if st.on != ENTERS_REACH or not enc.scene or not t.path:
+        return True
+    n = reach_entry(enc, st.actor, t)
+    return n is not None and t.done >= n
+
+
+def _loss_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    t = st.target
+    if t is not None and t.owner is not None:
+        seen["reaching"] = ", ".join(f"{who} at {show(enc.fighters[who].at)}"
+                                     for who in _reaching(enc, t))
+    return seen
+
+
+@guard("loss-contradicts-scene",
+       "{trigger_owner} still reaches {reaching}: where everyone stands, its melee "
+       "attack is not lost", seen=_loss_seen)
+def loss_fits_scene(enc, st):
+    """With positions, a melee attack with targets is lost only when none of
+    them is within its attacker's reach."""
+    top = enc.stack[-1]
+    return not _melee_on_scene(enc, top) or not _reaching(enc, top)
+
+
+# -- effects ---------------------------------------------------------------------------
+
+def scene_makes_lost(enc, st):
+    """An interrupt or opportunity action that resolved ahead of a melee attack
+    and left none of its targets within the attacker's reach makes it lost."""
+    top = enc.stack[-1]
+    if top.kind not in INTERRUPTING or top.outcome is None or top.parent is None:
+        return
+    attack = enc.find(top.parent)
+    if attack is None or attack.outcome is not None or not _melee_on_scene(enc, attack):
+        return
+    if not _reaching(enc, attack):
+        attack.outcome = LOST
+        attack.phase = RESOLVED
+        attack.window_part = attack.done
+        enc.note(st, attack, LOST)

@@ -1,0 +1,235 @@
+"""The scene: with positions, provocation, movement reactions and lost
+attacks are derived from where everyone stands (spec/TIMING.md, T-SCENE)."""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fsm import Encounter, StepError
+from fsm.cli import main
+
+rule = pytest.mark.rule
+
+
+def grid(*placed, **options):
+    """An encounter from (id, side, (x, y)[, reach]) tuples, first one acting."""
+    combatants = []
+    for entry in placed:
+        c = {"id": entry[0], "side": entry[1], "at": list(entry[2])}
+        if len(entry) > 3:
+            c["reach"] = entry[3]
+        combatants.append(c)
+    return Encounter("dnd4e", combatants, options=options)
+
+
+def step(enc, do, actor=None, **fields):
+    data = {"do": do, **fields}
+    if actor is not None:
+        data["actor"] = actor
+    return enc.step(data)
+
+
+# -- provocation ---------------------------------------------------------------------------
+
+@rule("4E-SCENE-GRID")
+@rule("4E-OPP-TRIGGER")
+def test_a_melee_attack_next_to_an_enemy_provokes_nothing():
+    """The commonest question: with positions, a melee attack provokes no
+    opportunity action; a ranged one from the same square does."""
+    enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 0)))
+    step(enc, "standard", "orc", attack="melee", targets=["ayla"])
+    v = step(enc, "opportunity", "ayla")
+    assert (v.verdict, v.reason, v.rules) == ("rejected", "not-provoked",
+                                              ("4E-OPP-TRIGGER", "4E-SCENE-GRID"))
+    assert "a melee attack provokes nobody" in v.says
+    step(enc, "resolve")
+    step(enc, "end-turn", "orc")
+    step(enc, "end-turn", "ayla")
+    step(enc, "standard", "orc", attack="ranged", targets=["ayla"])
+    assert step(enc, "opportunity", "ayla").verdict == "allowed"
+
+
+@rule("4E-SCENE-GRID")
+def test_diagonal_neighbours_are_adjacent_and_further_squares_are_not():
+    """A ranged attack provokes an enemy on a diagonal square, not one two
+    squares away."""
+    for who, verdict in (("ayla", "allowed"), ("bob", "rejected")):
+        enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 1)), ("bob", "h", (2, 0)))
+        step(enc, "standard", "orc", attack="area")
+        assert step(enc, "opportunity", who).verdict == verdict
+
+
+@rule("4E-SCENE-GRID")
+def test_a_move_provokes_for_the_square_it_leaves_not_the_square_it_enters():
+    """Leaving a square next to an enemy provokes while that part is pending;
+    the next part, leaving a square further away, does not; a shift never."""
+    def moving(shift=False, parts_done=0):
+        enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 0)))
+        step(enc, "move", "orc", path=[[-1, 0], [-2, 0]], shift=shift)
+        for _ in range(parts_done):
+            step(enc, "resolve")
+            step(enc, "continue")
+        return step(enc, "opportunity", "ayla")
+
+    assert moving().verdict == "allowed"
+    second = moving(parts_done=1)
+    assert second.reason == "not-provoked" and "not next to" in second.says
+    assert "a shift provokes nobody" in moving(shift=True).says
+
+
+@rule("4E-SCENE-STATED")
+def test_a_stated_provocation_the_positions_contradict_is_refused_and_changes_nothing():
+    """With positions a stated `provokes` must be what they show; the refusal
+    leaves the encounter as it was; without positions it is taken as stated."""
+    enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 0)), ("bob", "h", (4, 4)))
+    before = enc.fingerprint()
+    v = step(enc, "standard", "orc", attack="ranged", provokes=["ayla", "bob"])
+    assert (v.verdict, v.reason, v.rules) == ("rejected", "provocation-contradicts-scene",
+                                              ("4E-SCENE-STATED",))
+    assert "['ayla'] where everyone stands" in v.says
+    assert enc.fingerprint() == before
+    assert step(enc, "standard", "orc", attack="ranged", provokes=["ayla"]).verdict == "allowed"
+    plain = Encounter("dnd4e", [("orc", "m"), ("ayla", "h")])
+    assert step(plain, "standard", "orc", attack="melee", provokes=["ayla"]).verdict == "allowed"
+    assert step(plain, "opportunity", "ayla").verdict == "allowed"
+
+
+# -- movement and reach -----------------------------------------------------------------------
+
+@rule("4E-REACTION-MOVE")
+@rule("4E-SCENE-GRID")
+def test_entered_reach_on_square_2_and_stopped_on_square_4():
+    """The ogre enters Ayla's reach on square 2 and stops on square 4: her
+    reaction is refused before square 2 resolves, allowed from then until the
+    last square resolves, and too late afterwards."""
+    path = [[1, 0], [2, 0], [3, 1], [4, 1]]
+
+    def ogre_at(done):
+        enc = grid(("ogre", "m", (0, 0)), ("ayla", "h", (3, 0)))
+        step(enc, "move", "ogre", path=path, id="stride")
+        for n in range(done):
+            step(enc, "resolve")
+            if n + 1 < len(path):
+                step(enc, "continue")
+        return enc
+
+    verdicts = [step(ogre_at(done), "reaction", "ayla", on="enters-reach").reason
+                for done in range(5)]
+    assert verdicts == ["moved-less-than-one-square", "reach-not-entered", None, None,
+                        "not-mid-move"]
+
+
+@rule("4E-REACTION-MOVE")
+def test_a_path_that_starts_inside_the_reach_never_enters_it():
+    """Entering means coming from outside: a move that starts within the
+    reach and stays there gives no reaction to entering it."""
+    enc = grid(("ogre", "m", (0, 0)), ("ayla", "h", (2, 0), 2))
+    step(enc, "move", "ogre", path=[[0, 1], [0, 2]])
+    step(enc, "resolve")
+    step(enc, "continue")
+    assert step(enc, "reaction", "ayla", on="enters-reach").reason == "reach-not-entered"
+
+
+# -- lost attacks --------------------------------------------------------------------------
+
+@rule("4E-SCENE-LOSS")
+@rule("4E-INTERRUPT-LOST")
+def test_shifting_out_of_reach_loses_the_attack_by_itself():
+    """The texts' example on a grid: the interrupt shifts Ayla away, the
+    orc's melee attack is lost without anyone saying so."""
+    enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 0)))
+    step(enc, "standard", "orc", attack="melee", targets=["ayla"], id="club")
+    step(enc, "interrupt", "ayla", path=[[2, 0]], shift=True)
+    step(enc, "resolve")
+    assert enc.facts()["lost"] == ["club"]
+    assert enc.facts()["positions"] == {"orc": [0, 0], "ayla": [2, 0]}
+
+
+@rule("4E-SCENE-LOSS")
+def test_a_loss_the_positions_contradict_is_refused():
+    """A reach-2 glaive still reaches Ayla after her one-square shift: `lose`
+    is refused, the refusal changes nothing, and the attack resolves."""
+    enc = grid(("orc", "m", (0, 0), 2), ("ayla", "h", (1, 0)))
+    step(enc, "standard", "orc", attack="melee", targets=["ayla"], id="glaive")
+    step(enc, "interrupt", "ayla", path=[[2, 0]], shift=True)
+    step(enc, "resolve")
+    before = enc.fingerprint()
+    v = step(enc, "lose")
+    assert (v.reason, v.rules) == ("loss-contradicts-scene", ("4E-SCENE-LOSS",))
+    assert "ayla at (2,0)" in v.says
+    assert enc.fingerprint() == before
+    assert step(enc, "resolve").verdict == "allowed"
+
+
+# -- reading the scene ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("combatants,steps,message", [
+    ([{"id": "a", "side": "x", "at": [0, 0]}, {"id": "b", "side": "y"}], [],
+     "give every combatant a position"),
+    ([{"id": "a", "side": "x", "at": [0, 0]}, {"id": "b", "side": "y", "at": [0, 0]}], [],
+     "both at (0,0)"),
+    ([{"id": "a", "side": "x", "at": [0, "1"]}, {"id": "b", "side": "y", "at": [1, 1]}], [],
+     "must be a square"),
+    ([{"id": "a", "side": "x"}, {"id": "b", "side": "y"}],
+     [{"actor": "a", "do": "move", "path": [[1, 0]]}], "needs a scene"),
+    ([{"id": "a", "side": "x", "at": [0, 0]}, {"id": "b", "side": "y", "at": [5, 5]}],
+     [{"actor": "a", "do": "move", "path": [[2, 0]]}], "is not next to (0,0)"),
+    ([{"id": "a", "side": "x", "at": [0, 0]}, {"id": "b", "side": "y", "at": [5, 5]}],
+     [{"actor": "a", "do": "move", "path": [[1, 0]], "squares": 3}], "disagrees with the path"),
+    ([{"id": "a", "side": "x", "at": [0, 0]}, {"id": "b", "side": "y", "at": [5, 5]}],
+     [{"actor": "a", "do": "move", "shift": True}], "give the 'path'"),
+    ([{"id": "a", "side": "x", "at": [0, 0]}, {"id": "b", "side": "y", "at": [5, 5]}],
+     [{"actor": "a", "do": "standard", "attack": "psychic"}], "'attack' must be one of"),
+])
+def test_a_scene_that_cannot_be_read_is_one_line_and_exit_2(combatants, steps, message,
+                                                              tmp_path, capsys):
+    """Positions and paths that cannot be read are input errors: exit 2, one
+    line naming the file and what is wrong."""
+    doc = {"format": 1, "ruleset": "dnd4e", "combatants": combatants, "steps": steps}
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_malformed_path_changes_nothing():
+    enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 0)))
+    before = enc.fingerprint()
+    with pytest.raises(StepError):
+        step(enc, "move", "orc", path=[[0, 1], [5, 5]])
+    assert enc.fingerprint() == before
+
+
+# -- a property over random boards -------------------------------------------------------
+
+squares = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(start=squares, enemy=squares, steps=st.lists(
+    st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]),
+    min_size=1, max_size=5), shift=st.booleans(), at_part=st.integers(0, 4))
+def test_an_opportunity_action_is_allowed_exactly_when_the_mover_leaves_an_adjacent_square(
+        start, enemy, steps, shift, at_part):
+    """On random boards, an opportunity action against a move is allowed
+    exactly when the part in play leaves a square next to the enemy and the
+    move is not a shift (computed here from the grid, independently)."""
+    if start == enemy:
+        return
+    path, here = [], start
+    for dx, dy in steps:
+        here = (here[0] + dx, here[1] + dy)
+        path.append(list(here))
+    enc = grid(("orc", "m", start), ("ayla", "h", enemy))
+    step(enc, "move", "orc", path=path, shift=shift)
+    part = min(at_part, len(path) - 1)
+    for _ in range(part):
+        step(enc, "resolve")
+        step(enc, "continue")
+    left = start if part == 0 else tuple(path[part - 1])
+    next_to = max(abs(left[0] - enemy[0]), abs(left[1] - enemy[1])) == 1
+    verdict = step(enc, "opportunity", "ayla").verdict
+    assert verdict == ("allowed" if next_to and not shift else "rejected")
