@@ -6,6 +6,7 @@ The same format serves ``fsm check`` scenarios, conformance vectors and
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 
@@ -234,6 +235,7 @@ def replay_log(path, keep: int = 1000) -> LogReport:
                 return report
             if index % keep == 0:
                 enc.prune(keep)
+                gc.collect()      # cycles left by dispatch would pile up until a full collection
         if enc is None:
             raise InputError(path, "the log is empty: it needs a setup line")
     return report
