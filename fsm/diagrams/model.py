@@ -40,6 +40,7 @@ EXAMPLES = (
     "4e-reaction-when-hit",
     "pf2-release-two-objects",
     "pf2-disrupted-spell",
+    "4e-shift-away-on-the-grid",
 )
 
 WINDOWS = (BEFORE, AFTER)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ..engine.frames import DISRUPTED, DONE, LOST
 from ..engine.rows import AFTER, BEFORE
+from ..engine.scene import show
 from ..engine.verdict import GM_VERDICT
 from ..report import describe_action
 from ..scenario import Replay
@@ -111,11 +112,14 @@ def _entry_lines(entry, result, enc, lanes) -> list:
         return [f"Note over {lanes.all()}: {index} · {mermaid_text(entry['actor'])} "
                 f"ends the turn · turn_end opens"]
     where = lane or lanes.all()
+    square = f" · at {show(entry['square'])}" if "square" in entry else ""
     if event.startswith("part "):
-        return [f"Note over {where}: {index} · {mermaid_text(frame)} {event} resolved"]
+        return [f"Note over {where}: {index} · {mermaid_text(frame)} {event} resolved"
+                f"{mermaid_text(square)}"]
     mark = {DONE: "✓ {} resolves", LOST: "✗ {} is lost (no effect, cost spent)",
             DISRUPTED: "✗ {} is disrupted (no effect, cost spent)"}[event]
-    lines = [f"Note over {where}: {index} · {mark.format(mermaid_text(frame))}"]
+    lines = [f"Note over {where}: {index} · {mark.format(mermaid_text(frame))}"
+             f"{mermaid_text(square)}"]
     if event != DONE:
         lines = [LOSS_BAND, *("  " + line for line in lines), "end"]
     if lane and lanes.active.get(lane):

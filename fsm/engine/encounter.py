@@ -210,9 +210,11 @@ class Encounter:
         for f in frames:
             self._on_stack[f.id] = self._on_stack.get(f.id, 0) + 1
 
-    def note(self, st, frame, event):
+    def note(self, st, frame, event, **more):
+        """Log what happened to ``frame`` at step ``st`` (``more``: details such
+        as the square a part of a path reached)."""
         self.log.append({"step": st.index, "frame": frame.id, "actor": frame.owner,
-                         "kind": frame.kind, "event": event, "turn": frame.turn})
+                         "kind": frame.kind, "event": event, "turn": frame.turn, **more})
         if event in self._outcomes:
             self._outcomes[event].append(frame.id)
 

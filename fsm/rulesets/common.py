@@ -225,13 +225,15 @@ def resolve_part(enc, st):
     top.phase = RESOLVED
     top.window_part = top.done
     top.interrupted = False
+    where = {}
     if top.path:
         enc.fighters[top.owner].at = top.path[top.done - 1]
+        where = {"square": top.path[top.done - 1]}
     if top.done >= top.parts:
         top.outcome = DONE
-        enc.note(st, top, DONE)
+        enc.note(st, top, DONE, **where)
     else:
-        enc.note(st, top, f"part {top.done}/{top.parts}")
+        enc.note(st, top, f"part {top.done}/{top.parts}", **where)
 
 
 def next_part(enc, st):
