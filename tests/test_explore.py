@@ -339,3 +339,49 @@ def test_ctrl_c_stops_a_parallel_walk_with_one_line(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
     assert err.strip().splitlines() == ["fsm explore: interrupted"], err
+
+
+# -- grid mode: the invariants cover what positions decide -------------------------------
+
+def _without_effect(rows, name):
+    return tuple(replace(r, effects=tuple(e for e in r.effects if e.__name__ != name))
+                 for r in rows)
+
+
+def test_a_small_walk_on_the_grid_is_clean():
+    """Two combatants side by side over one round, the second answering, with
+    moves, shifts, melee and ranged attacks: every invariant holds, the audit
+    finds nothing undecided, and positions are part of the picture."""
+    report = explore(_small("dnd4e", grid=True, depth=1, answerers=("c2",)))
+    assert report.violation is None and report.complete
+    assert report.audit.gaps == []
+    plain = explore(_small("dnd4e", depth=1, answerers=("c2",)))
+    assert report.states > plain.states
+
+
+@pytest.mark.parametrize("guard,invariant", [
+    ("provoked", "unprovoked-opportunity"),
+    ("reach_entered", "reaction-outside-the-move"),
+    ("movement_in_progress", "reaction-outside-the-move"),
+])
+def test_grid_mode_finds_a_derived_limit_switched_off(seed, guard, invariant):
+    """With a scene guard always passing, the grid walk reports the
+    explorer's own reading of the grid broken."""
+    seed("dnd4e", _swap_guard(RULESETS["dnd4e"].rows, guard, _always_true(GUARDS[guard])))
+    report = explore(_small("dnd4e", grid=True))
+    assert report.violation.problem.invariant == invariant
+
+
+def test_grid_mode_finds_a_melee_attack_that_is_not_lost(seed):
+    """Without the effect that makes an out-of-reach melee attack lost, the
+    grid walk finds the attack going on."""
+    seed("dnd4e", _without_effect(RULESETS["dnd4e"].rows, "scene_makes_lost"))
+    report = explore(_small("dnd4e", grid=True))
+    assert report.violation.problem.invariant == "melee-attack-not-lost"
+
+
+def test_grid_mode_is_refused_for_a_ruleset_that_derives_nothing(capsys):
+    """pf2e reads positions but derives nothing from them: --grid says so."""
+    assert main(["explore", "pf2e", "--grid"]) == 2
+    err = capsys.readouterr().err
+    assert "has no grid mode" in err and len(err.strip().splitlines()) == 1

@@ -26,6 +26,10 @@ def add_parser(sub) -> None:
                           "every set of K is explored)")
     exp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a ruleset option, as in a scenario (repeatable)")
+    exp.add_argument("--grid", action="store_true",
+                     help="place the combatants on a line, next to each other, and walk "
+                          "moves with paths, shifts, melee and ranged attacks, so the "
+                          "invariants cover what positions decide (dnd4e)")
     exp.add_argument("--audit", action="store_true",
                      help="also list situations no row decides or two rows could decide")
     exp.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -69,7 +73,8 @@ examples:
 def cmd_explore(args) -> int:
     from .. import explore as X
     cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
-                   responders=args.responders, engine=args.engine, max_states=args.max_states)
+                   responders=args.responders, engine=args.engine, max_states=args.max_states,
+                   grid=args.grid)
     X.check_config(cfg)
     cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
     bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None

@@ -14,12 +14,10 @@ value of the wrong type) raises :class:`~fsm.errors.StepError` and changes
 nothing. A step that can be read but breaks the order of play is a rules
 question: it gets ``rejected`` with a reason code, like any other limit.
 
-Before a step is judged the machine settles: it fires its own rows
-(``keep-open``, ``close``, ``next-turn``) while one applies (spec/TIMING.md,
-T-SETTLE). An observer (any object with some of the methods
-``on_deciding``, ``on_decided``, ``on_firing`` and ``on_transition``) is told
-what decides each step and every transition taken; the audit, the covering
-suite and the pictures use it.
+Before a step is judged the machine settles: it fires its own rows while one
+applies (spec/TIMING.md, T-SETTLE). An observer (any object with some of
+``on_deciding``, ``on_decided``, ``on_firing``, ``on_transition``) is told what
+decides each step and every transition taken.
 """
 
 from __future__ import annotations
@@ -172,19 +170,16 @@ class Encounter:
         rs = self.ruleset
         out: dict = {}
         for cid in self.fighters:
-            row = {}
+            out[cid] = {}
             for kind in rs.player_steps:
-                if kind in rs.stack_moves or kind == "event":
-                    continue
-                data = {"do": kind, "actor": cid}
                 spec = rs.spec_of.get(kind)
-                if spec is not None and spec.cost_field:
-                    data["cost"] = 1
-                try:
-                    row[kind] = self.try_step(data)
-                except StepError:
-                    continue
-            out[cid] = row
+                data = {"do": kind, "actor": cid, **({"cost": 1} if spec is not None
+                                                    and spec.cost_field else {})}
+                if kind not in rs.stack_moves and kind != "event":
+                    try:
+                        out[cid][kind] = self.try_step(data)
+                    except StepError:
+                        pass
         out["*"] = {kind: self.try_step({"do": kind})
                     for kind in rs.player_steps if kind in rs.stack_moves}
         return out

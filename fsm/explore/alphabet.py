@@ -16,6 +16,16 @@ from ..rulesets import get
 from .state import CLOSED, KEPT
 
 FIRST_STACK_MOVES = ("resolve", "continue")
+GRID_STEPS = "steps"      # a move's path as steps from where its actor stands (grid mode)
+
+
+def _walk(here, steps) -> list:
+    """The squares entered by ``steps`` ((dx, dy), ...) from ``here``."""
+    path = []
+    for dx, dy in steps:
+        here = (here[0] + dx, here[1] + dy)
+        path.append([here[0], here[1]])
+    return path
 LAST_MOVES = ("event", "end-turn")
 
 
@@ -36,7 +46,10 @@ class Move:
         if self.actor is not None:
             data["actor"] = self.actor
         for key, value in self.fields:
-            data[key] = list(value) if isinstance(value, tuple) else value
+            if key == GRID_STEPS:
+                data["path"] = _walk(enc.fighters[self.actor].at, value)
+            else:
+                data[key] = list(value) if isinstance(value, tuple) else value
         if self.target is not None:
             if self.target == CLOSED:
                 data["to"] = enc.past_order[-1]
@@ -54,13 +67,13 @@ class Move:
         return Move(self.do, self.actor, self.fields, self.target, self.on, "deny")
 
 
-def _turn_moves(ruleset, ids: list) -> list:
+def _turn_moves(ruleset, ids: list, grid: bool) -> list:
     """The turn's own actions, by every combatant (most are not their turn)."""
+    moves = ruleset.explore.grid_moves if grid else ruleset.explore.turn_moves
     out = []
     for actor in ids:
         others = tuple(c for c in ids if c != actor)
-        out.extend(Move(do, actor, fields)
-                   for do, fields in ruleset.explore.turn_moves(actor, others))
+        out.extend(Move(do, actor, fields) for do, fields in moves(actor, others))
     return out
 
 
@@ -68,15 +81,16 @@ class Alphabet:
     """Every move worth trying in a state: fixed moves plus answers to each
     trigger on the stack, to each frame kept open, and to the last one gone."""
 
-    def __init__(self, ruleset, ids: list, responders=None):
+    def __init__(self, ruleset, ids: list, responders=None, grid: bool = False):
         ruleset = get(ruleset)
         self.responders = list(responders or ids)
         self.responses = ruleset.answers
         self.labelled = ruleset.explore.labelled
+        self.grid_answers = ruleset.explore.grid_answers if grid else ()
         first = [k for k in FIRST_STACK_MOVES if k in ruleset.stack_moves]
         stack_moves = first + sorted(ruleset.stack_moves - set(first))
         last = [k for k in LAST_MOVES if k in ruleset.table.kinds]
-        self.fixed = _turn_moves(ruleset, ids) + [Move(k) for k in stack_moves + last]
+        self.fixed = _turn_moves(ruleset, ids, grid) + [Move(k) for k in stack_moves + last]
 
     def moves(self, enc) -> list:
         out = list(self.fixed)
@@ -86,6 +100,8 @@ class Alphabet:
             for kind in self.responses:
                 for actor in self.responders:
                     out.extend(Move(kind, actor, target=pos, on=label) for label in labels)
+            for kind, fields in self.grid_answers:
+                out.extend(Move(kind, actor, fields, target=pos) for actor in self.responders)
         for i in range(len(enc.kept)):
             for kind in self.responses:
                 out.extend(Move(kind, actor, target=KEPT - i) for actor in self.responders)

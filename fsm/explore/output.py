@@ -83,6 +83,8 @@ def check_config(cfg: Config) -> None:
             raise ConfigError(f"--{name} must be from {low} to {high}, not {value}")
     if cfg.responders is not None and cfg.responders < 1:
         raise ConfigError(f"--responders must be at least 1, not {cfg.responders}")
+    if cfg.grid and cfg.rules.explore.grid_moves is None:
+        raise ConfigError(f"{cfg.name} has no grid mode: it derives nothing from positions")
 
 
 class ProgressBar:
@@ -139,7 +141,7 @@ def report_json(report: Report, written: str | None = None) -> dict:
     out = {
         "ruleset": cfg.name, "combatants": cfg.combatants, "rounds": cfg.rounds,
         "depth": cfg.depth, "responders": cfg.responders, "options": cfg.options,
-        "engine": cfg.engine, "runs": report.runs,
+        "engine": cfg.engine, "grid": cfg.grid, "runs": report.runs,
         "states": report.states, "transitions": report.transitions,
         "steps": report.steps, "beyond_bounds": report.beyond,
         "depth_reached": report.depth_reached, "stack_reached": report.stack_reached,
@@ -171,7 +173,8 @@ def render_text(report: Report, written: str | None, audit: bool, recorded: set)
     who = "everyone" if cfg.responders is None or cfg.responders >= cfg.combatants \
         else f"{cfg.responders} at a time"
     lines = [
-        f"{cfg.name}: {cfg.combatants} combatants, {_plural(cfg.rounds, 'round')}, "
+        f"{cfg.name}: {cfg.combatants} combatants{' on a line' if cfg.grid else ''}, "
+        f"{_plural(cfg.rounds, 'round')}, "
         f"depth {cfg.depth}, "
         f"answers by {who} ({_plural(report.runs, 'run')})",
         f"  {report.states:,} states, {report.transitions:,} transitions, "

@@ -48,6 +48,7 @@ class Config:
     engine: str = "lean"
     max_states: int | None = None
     max_levels: int | None = None     # stop after timelines this long
+    grid: bool = False                # combatants on a line; moves with paths (a scene)
 
     @property
     def rules(self):
@@ -91,6 +92,9 @@ def combatants_for(cfg: Config) -> list:
     """c1..cN on alternating sides, as the ruleset adjusts them (PF2: the last
     one has 2 reactions, so the one-reaction-per-trigger limit is reachable)."""
     out = [{"id": f"c{i + 1}", "side": SIDES[i % len(SIDES)]} for i in range(cfg.combatants)]
+    if cfg.grid:
+        for i, c in enumerate(out):      # on a line, each next to the one before
+            c["at"] = [i, 0]
     adjust = cfg.rules.explore.combatants
     return adjust(out) if adjust is not None else out
 
@@ -112,7 +116,7 @@ class Explorer:
         self.observer = AuditObserver()
         self.enc = make_encounter(cfg, self.combatants, self.observer)
         self.watch = Watch(self.enc)
-        self.alphabet = Alphabet(cfg.rules, list(self.enc.fighters), cfg.answerers)
+        self.alphabet = Alphabet(cfg.rules, list(self.enc.fighters), cfg.answerers, cfg.grid)
         self.report = Report(cfg)
         self.parents: list = []     # state index -> (parent index, move)
         self.seen: dict = {}

@@ -64,6 +64,10 @@ class Explore:
     parented: frozenset = frozenset()  # frame classes whose parent frame the guards read
     reads_uses: bool = False         # guards read who answered which occurrence (enc.uses)
     void_rules: tuple = ()           # rules broken when a lost or disrupted frame resolves
+    # Grid mode (``fsm explore --grid``): combatants on a line, turn moves and
+    # answers with paths (``("steps", ((dx, dy), ...))``, relative to the actor)
+    grid_moves: object = None        # (actor, others) -> [(kind, fields)], or None: no grid mode
+    grid_answers: tuple = ()         # ((kind, fields), ...) answers tried on every trigger
 
 
 @dataclass(frozen=True, eq=False)

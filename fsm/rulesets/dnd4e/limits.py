@@ -6,7 +6,6 @@ from __future__ import annotations
 from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
 from .. import common as c
-from . import scene as sc
 
 TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
 ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
@@ -101,25 +100,6 @@ def triggered_by_enemy(enc, st):
     """The trigger is an enemy's action."""
     t = st.target
     return t.owner is not None and enc.fighters[t.owner].side != enc.fighters[st.actor].side
-
-
-def _provoked_seen(enc, st):
-    seen = c.target_seen(enc, st)
-    seen["scene"] = ""
-    if enc.scene and st.target is not None and st.actor in enc.fighters:
-        seen["scene"] = ": " + sc.why_provoked(enc, st.actor, st.target)
-    return seen
-
-
-@guard("not-provoked", "trigger {trigger} does not provoke {actor}{scene}",
-       seen=_provoked_seen)
-def provoked(enc, st):
-    """The trigger provokes this combatant (it leaves an adjacent square, or
-    makes a ranged or area attack while adjacent): as the positions show when
-    the encounter has them (T-SCENE), as the step stated otherwise."""
-    if enc.scene:
-        return sc.provoked_now(enc, st.actor, st.target)
-    return st.actor in st.target.provokes
 
 
 @guard("standard-action-used",
@@ -351,16 +331,21 @@ def mark_lost(enc, st):
 def owner_moves_on(enc, st):
     """T-OWNER: once a combatant's step takes effect (a part resolves, or it is
     lost), the windows of that combatant's earlier triggers close."""
-    top = enc.stack[-1]
-    owner = top.owner
-    if top.kind == EVENT or owner is None:
+    took_effect(enc, st, enc.stack[-1])
+
+
+def took_effect(enc, st, frame):
+    """T-OWNER for ``frame``, which has just taken effect (resolved a part, or
+    was lost), wherever it is on the stack."""
+    owner = frame.owner
+    if frame.kind == EVENT or owner is None:
         return
-    words = f"when {owner}'s {top.id} took effect"
-    for frame in enc.stack:
-        if frame is not top and frame.owner == owner and frame.window_part \
-                and frame.kind not in TURN_KINDS and frame.kind != EVENT:
-            frame.window_part = 0
-            frame.closed_by = (st.index, words)
+    words = f"when {owner}'s {frame.id} took effect"
+    for other in enc.stack:
+        if other is not frame and other.owner == owner and other.window_part \
+                and other.kind not in TURN_KINDS and other.kind != EVENT:
+            other.window_part = 0
+            other.closed_by = (st.index, words)
     for fid in [fid for fid, f in enc.kept.items() if f.owner == owner]:
         c.close_window(enc, enc.kept.pop(fid), st, words)
 

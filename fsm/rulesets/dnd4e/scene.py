@@ -15,9 +15,9 @@ from ...engine.frames import LOST, RESOLVED
 from ...engine.guard import guard
 from ...engine.scene import ENTERS_REACH, adjacent, show, within_reach
 from .. import common as c
+from .limits import INTERRUPTING, took_effect
 
 PROVOKING_ATTACKS = frozenset({"ranged", "area"})
-INTERRUPTING = frozenset({"interrupt", "opportunity"})
 
 
 def _enemies_next_to(enc, who, square) -> list:
@@ -95,6 +95,26 @@ def _melee_on_scene(enc, frame) -> bool:
 
 
 # -- guards ----------------------------------------------------------------------------
+
+def _provoked_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    seen["scene"] = ""
+    if enc.scene and st.target is not None and st.actor in enc.fighters:
+        seen["scene"] = ": " + why_provoked(enc, st.actor, st.target)
+    return seen
+
+
+@guard("not-provoked", "trigger {trigger} does not provoke {actor}{scene}",
+       seen=_provoked_seen)
+def provoked(enc, st):
+    """The trigger provokes this combatant (it leaves an adjacent square, or
+    makes a ranged or area attack while adjacent): as the positions show when
+    the encounter has them (T-SCENE), as the step stated otherwise."""
+    if enc.scene:
+        return provoked_now(enc, st.actor, st.target)
+    return st.actor in st.target.provokes
+
+
 
 def _stated_seen(enc, st):
     return {"actor": st.actor, "kind": st.kind, "stated": list(st.provokes),
@@ -180,3 +200,4 @@ def scene_makes_lost(enc, st):
         attack.phase = RESOLVED
         attack.window_part = attack.done
         enc.note(st, attack, LOST)
+        took_effect(enc, st, attack)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 
+from ...engine.frames import DONE
 from .. import Explore
 from . import limits as fx
 from .limits import INTERRUPTING, opportunity_left
@@ -38,6 +39,21 @@ def turn_moves(actor, others) -> list:
             ("minor", ()), ("ready", ()), ("free", ())]
 
 
+def grid_moves(actor, others) -> list:
+    """Grid mode: the turn's actions with positions: moves a square either way
+    along the line (and two squares right), a shift, melee and ranged attacks."""
+    return [("standard", (("attack", "melee"), ("targets", others[:1]))),
+            ("standard", (("attack", "ranged"), ("targets", others[-1:]))),
+            ("move", (("steps", ((1, 0),)),)), ("move", (("steps", ((-1, 0),)),)),
+            ("move", (("steps", ((1, 0), (1, 0))),)),
+            ("move", (("steps", ((0, 1),)), ("shift", True))),
+            ("minor", ()), ("free", ())]
+
+
+GRID_ANSWERS = (("interrupt", (("steps", ((0, -1),)), ("shift", True))),
+                ("reaction", (("on", "enters-reach"),)))
+
+
 def frame_class(kind: str) -> str:
     """What the guards tell apart of a frame's kind."""
     if kind in READ_BY_GUARDS:
@@ -58,7 +74,7 @@ def fighter_key(enc, f, exact, answers) -> tuple:
     if answers:
         key += (f.opportunity_turn == enc.turn_serial, f.immediate_used,
                 f.readied if exact else f.readied is not None)
-    return key
+    return key + (f.at,)
 
 
 def watch(w, enc, data, verdict, counters, answers):
@@ -86,11 +102,59 @@ def watch(w, enc, data, verdict, counters, answers):
                        f"action during {enc.active}'s turn", ("4E-OPP-ONCE",))
     if kind == "end-turn":
         imm[w.index[enc.active]] = 0
+    if enc.scene and problem is None:
+        problem = _grid_problem(enc, data, verdict)
     return problem, answers
 
 
+def _apart(a, b) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _grid_problem(enc, data, verdict):
+    """The explorer's own reading of the grid (no code shared with the rules):
+    an allowed opportunity action needs its trigger to leave, or attack at
+    range from, a square next to the answerer; an answer on entering the reach
+    needs the mover to have entered it and still be moving; a melee attack
+    is lost once an answer ahead of it leaves all its targets out of reach."""
+    kind, actor = data["do"], data.get("actor")
+    trigger = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
+    if kind == "opportunity" and trigger is not None and trigger.owner is not None:
+        mover, me = enc.fighters[trigger.owner].at, enc.fighters[actor].at
+        provokes = (not trigger.shift) if trigger.path else trigger.attack in ("ranged", "area")
+        if not (provokes and _apart(mover, me) == 1):
+            return ("unprovoked-opportunity", f"{actor} took an opportunity action against "
+                    f"{trigger.id}, which the positions show provokes nobody there",
+                    ("4E-OPP-TRIGGER", "4E-SCENE-GRID"))
+    if kind == "reaction" and data.get("on") == "enters-reach" and trigger is not None:
+        me = enc.fighters[actor]
+        squares = [trigger.start, *trigger.path]
+        entered = [n for n in range(1, len(squares)) if _apart(squares[n - 1], me.at) > me.reach
+                   and _apart(squares[n], me.at) <= me.reach]
+        if not entered or not entered[0] <= trigger.done < trigger.parts:
+            return ("reaction-outside-the-move", f"{actor} answered {trigger.id} entering its "
+                    f"reach outside the squares between entering and the end of the move",
+                    ("4E-REACTION-MOVE", "4E-SCENE-GRID"))
+    for entry in enc.log:
+        if entry["step"] != verdict.step or entry["event"] != DONE \
+                or entry["kind"] not in INTERRUPTING:
+            continue
+        answer = enc.find(entry["frame"]) or enc.past.get(entry["frame"])
+        attack = enc.find(answer.parent) if answer is not None and answer.parent else None
+        if attack is not None and attack.outcome is None and attack.attack == "melee" \
+                and attack.targets:
+            attacker = enc.fighters[attack.owner]
+            if all(_apart(attacker.at, enc.fighters[t].at) > attacker.reach
+                   for t in attack.targets):
+                return ("melee-attack-not-lost", f"{answer.id} resolved ahead of "
+                        f"{attack.id} with none of its targets left within reach, and "
+                        f"{attack.id} goes on", ("4E-SCENE-LOSS",))
+    return None
+
+
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
-                  watch=watch, costless=COSTLESS,
+                  watch=watch, costless=COSTLESS, grid_moves=grid_moves,
+                  grid_answers=GRID_ANSWERS,
                   parented=frozenset({"interrupting", "readied"}),
                   void_rules=("4E-INTERRUPT-LOST",))
 
