@@ -274,6 +274,39 @@ def replay_speed(sizes) -> dict:
     return out
 
 
+def crowd(sizes, turns: int) -> dict:
+    """Microseconds per step of ordinary turns (an action, an interrupt by the
+    next combatant, resolutions, a move, the end of the turn) in encounters of
+    each size, best of three, and memory per encounter model at each size."""
+    out = {}
+    for n in sizes:
+        combatants = [(f"c{i}", ("monsters", "heroes")[i % 2]) for i in range(n)]
+        best = float("inf")
+        for _ in range(3):
+            enc = Encounter("dnd4e", combatants)
+            steps = 0
+            start = time.perf_counter()
+            for _ in range(turns):
+                actor = enc.active
+                other = enc.order[(enc.turn_index + 1) % n]
+                for data in ({"actor": actor, "do": "standard"},
+                             {"actor": other, "do": "interrupt"}, {"do": "resolve"},
+                             {"do": "resolve"}, {"actor": actor, "do": "move"},
+                             {"do": "resolve"}, {"do": "end-turn"}):
+                    enc.step(data)
+                    steps += 1
+            best = min(best, (time.perf_counter() - start) / steps)
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        model = Encounter("dnd4e", combatants)
+        size = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        del model
+        out[n] = {"us_per_step": best * 1e6, "bytes": size}
+    return out
+
+
 def suite() -> dict:
     try:
         from fsm import conformance as C
@@ -321,6 +354,13 @@ def table(results: dict) -> str:
                  f"{' / '.join(f'{r[n]:,.0f}' for n in sizes)} steps/s | time per step at "
                  f"{sizes[-1]:,} = {r[sizes[0]] / r[sizes[-1]]:.2f}x that at {sizes[0]:,} "
                  f"| <= 1.5x |")
+    k = results["crowd"]
+    small, big = min(k), max(k)
+    lines.append(f"| step cost, {small} / {big:,} combatants | "
+                 f"{k[small]['us_per_step']:.1f} / {k[big]['us_per_step']:.1f} µs per step; "
+                 f"{k[small]['bytes'] / 1024:.0f} / {k[big]['bytes'] / 1024:.0f} KiB per "
+                 f"encounter | {k[big]['us_per_step'] / k[small]['us_per_step']:.2f}x at "
+                 f"{big:,} | <= 1.25x |")
     if s["in_process"] is None:
         lines.append("| conformance suite | n/a (fsm conformance not available) | | |")
     else:
@@ -365,6 +405,8 @@ def main(argv=None) -> int:
     print("replay...", file=sys.stderr)
     results["replay"] = replay_speed((1000, 2000) if args.smoke else
                                      (1000, 10_000, 20_000, 100_000))
+    print("crowd...", file=sys.stderr)
+    results["crowd"] = crowd((2, 1000), 20 if args.smoke else 300)
     print("exploration...", file=sys.stderr)
     results["exploration"] = exploration(growth + target + pairs, args.jobs)
     print(table(results))

@@ -17,7 +17,8 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     for row in ("| fsm adjudication (Encounter.step) |", "| raw transitions dispatch",
                 "| plain dict table", "| cold start: fsm check one vector |",
                 "| memory per encounter model |", "| conformance suite, ",
-                "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |"):
+                "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
+                "| step cost, 2 / 1,000 combatants |"):
         assert row in proc.stdout, row
     figures = json.loads(out.read_text())
     adj = figures["adjudication"]
@@ -25,6 +26,8 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert all(adj[k] > 0 for k in ("fsm", "raw_transitions", "dict_table"))
     assert all(v > 0 for v in figures["cold_start"].values())
     assert set(figures["replay"]) == {"1000", "2000"} and all(figures["replay"].values())
+    assert set(figures["crowd"]) == {"2", "1000"}
+    assert all(v["us_per_step"] > 0 and v["bytes"] > 0 for v in figures["crowd"].values())
     from fsm.conformance import collect
     assert figures["suite"]["vectors"] == len(collect(None))
     (walk,) = figures["exploration"]

@@ -60,3 +60,23 @@ def test_stacked_frames_cost_no_more_per_step():
             best = min(best, (time.perf_counter() - start) / n)
         return best
     assert stacked(8000) / stacked(500) <= 1.5
+
+
+def test_a_step_saves_only_the_fighters_it_changes():
+    """Copy on write: undoing a step in an encounter of 1,000 combatants
+    restores the few fighters the step changed, and nothing else is saved; a
+    refused step leaves the whole encounter as it was."""
+    combatants = [(f"c{i}", ("monsters", "heroes")[i % 2]) for i in range(1000)]
+    enc = Encounter("dnd4e", combatants)
+    enc.step({"actor": "c0", "do": "standard"})
+    snap = enc.snapshot()
+    enc.step({"actor": "c1", "do": "interrupt"})
+    saved = snap[-1]
+    assert [f.id for f in saved] == ["c1"]
+    changed = enc.fingerprint()
+    enc.restore(snap)
+    assert enc.fingerprint() != changed and enc.journal.open == []
+    enc.step({"do": "resolve"})                  # the window after the standard opens
+    before = enc.fingerprint()
+    assert enc.step({"actor": "c0", "do": "interrupt"}).reason == "immediate-on-own-turn"
+    assert enc.fingerprint() == before and enc.journal.open == []

@@ -18,9 +18,8 @@ rule = pytest.mark.rule
 def test_an_answer_to_an_interrupting_frame_comes_before_the_interrupted_action_goes_on():
     """T-LEAVE: once Ayla's move goes on, the orc's opportunity attack has passed,
     though the orc itself has done nothing since; --explain says who closed it."""
-    enc = party4e()
-    enc.order[:] = ["ayla", "orc", "bob"]
-    enc.stack[0].owner = "ayla"
+    enc = Encounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes"), ("bob", "heroes")],
+                    initiative=["ayla", "orc", "bob"])
     do(enc, "move", "ayla", id="dash", squares=2, provokes=["orc"])
     do(enc, "opportunity", "orc", to="dash", id="swipe")
     do(enc, "resolve")

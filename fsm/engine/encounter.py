@@ -23,9 +23,9 @@ decides each step and every transition taken.
 from __future__ import annotations
 
 from ..errors import StepError, TableGap
-from . import setup, state as S
+from . import query, setup, state as S
 from .dispatch import DISPATCHERS
-from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_KINDS, TURN_START, Frame
+from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_KINDS, TURN_START, Frame, Journal
 from .rows import AFTER, TURN_END as PHASE_END, TURN_START as PHASE_START
 from .steps import MOMENTS, fields_of, parse
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
@@ -48,7 +48,10 @@ class Encounter:
         self.options = setup.options(rs, options)
         self.fighters = setup.fighters(rs, combatants)
         self.scene = any(f.at is not None for f in self.fighters.values())
-        self.order = setup.order(self.fighters, initiative)
+        self.order = tuple(setup.order(self.fighters, initiative))
+        self.journal = Journal()
+        for fighter in self.fighters.values():
+            fighter.attach(self.journal)
         self.round, self.turn_index, self.turn_serial = 1, 0, 1
         self.turns = [(1, self.order[0])]     # turn serial - 1 - turns_base -> (round, active)
         self.turns_base = 0
@@ -164,25 +167,8 @@ class Encounter:
             self.steps_seen = seen
 
     def possible(self) -> dict:
-        """What may happen now: for each combatant, each step kind it could take,
-        with the verdict it would get (allowed, gm, or rejected with its reason);
-        under ``"*"``, the stack moves, which nobody in particular takes."""
-        rs = self.ruleset
-        out: dict = {}
-        for cid in self.fighters:
-            out[cid] = {}
-            for kind in rs.player_steps:
-                spec = rs.spec_of.get(kind)
-                data = {"do": kind, "actor": cid, **({"cost": 1} if spec is not None
-                                                    and spec.cost_field else {})}
-                if kind not in rs.stack_moves and kind != "event":
-                    try:
-                        out[cid][kind] = self.try_step(data)
-                    except StepError:
-                        pass
-        out["*"] = {kind: self.try_step({"do": kind})
-                    for kind in rs.player_steps if kind in rs.stack_moves}
-        return out
+        """What may happen now (see :func:`fsm.engine.query.possible`)."""
+        return query.possible(self)
 
     # -- the stack and the history, as the effects change them ----------------------
 
@@ -239,14 +225,17 @@ class Encounter:
         if trigger is None or trigger.owner is None or trigger.owner == mover:
             return
         active = self.active
-        self.order.remove(mover)
-        self.order.insert(self.order.index(trigger.owner), mover)
+        order = [c for c in self.order if c != mover]
+        order.insert(order.index(trigger.owner), mover)
+        self.order = tuple(order)
         self.turn_index = self.order.index(active)
 
     # -- the state as one value ------------------------------------------------------
 
     def snapshot(self) -> tuple:
-        return S.capture(self)
+        """A value :meth:`restore` puts back (and that must be restored or
+        released, innermost first: see :func:`fsm.engine.state.snapshot`)."""
+        return S.snapshot(self)
 
     def restore(self, snap) -> None:
         S.restore(self, snap)
@@ -264,10 +253,14 @@ class Encounter:
             self._bind_answer(st)
         self.steps_seen += 1
         snap = self.snapshot() if self.state in _SETTLING else None
-        self._settle(st)
-        if not st.responding:
-            self._bind_top(st)
-        verdict = self._decide(st, snap)
+        try:
+            self._settle(st)
+            if not st.responding:
+                self._bind_top(st)
+            verdict = self._decide(st, snap)
+        finally:
+            if snap is not None:
+                S.release(self, snap)
         if st.target is not None:
             verdict.target_id = st.target.id
         return verdict

@@ -117,21 +117,46 @@ class Frame:
                 f"{self.phase} {self.done}/{self.parts}, outcome={self.outcome})")
 
 
+class Journal:
+    """Copy on write for fighters: while a snapshot is open, the first change
+    to a fighter saves its values, so that undoing a step restores only the
+    fighters it touched, whatever the size of the encounter."""
+
+    __slots__ = ("open",)
+
+    def __init__(self):
+        self.open: list = []      # one {fighter: values} per open snapshot, innermost last
+
+
 class Fighter:
     """A combatant: its id and side, how many of its turns have started, and
-    the budgets its ruleset keeps (a subclass of each ruleset adds slots)."""
+    the budgets its ruleset keeps (a subclass of each ruleset adds slots).
+    Every change goes through the encounter's :class:`Journal`."""
 
-    __slots__ = ("id", "side", "turns_started", "at", "reach")
+    __slots__ = ("id", "side", "turns_started", "at", "reach", "_journal")
 
     # combatant fields a scenario may set, with (lowest, highest) values
     FIELDS: dict = {}
 
+    def __setattr__(self, name, value):
+        journal = self._journal
+        if journal is not None and journal.open:
+            for saved in journal.open:
+                if self not in saved:
+                    saved[self] = _slots_of(type(self))[0](self)
+        object.__setattr__(self, name, value)
+
     def __init__(self, id: str, side: str, **fields):
+        object.__setattr__(self, "_journal", None)
         self.id = id
         self.side = side
         self.turns_started = 0
         self.at = None          # the square it stands on, when the encounter has a scene
         self.reach = 1
+
+    def attach(self, journal: Journal) -> None:
+        """Record this fighter's changes in ``journal`` (its encounter's)."""
+        object.__setattr__(self, "_journal", journal)
 
     def values(self) -> tuple:
         return _slots_of(type(self))[0](self)
@@ -155,6 +180,15 @@ def _slot_setter(cls):
     return _slot_setter_for(cls.__slots__)
 
 
+def _raw_setter_for(slots):
+    """``set(obj, values)`` past a class's own ``__setattr__`` (restoring saved
+    values is not a change to record)."""
+    body = "\n".join(f"    _set(obj, {slot!r}, values[{i}])" for i, slot in enumerate(slots))
+    namespace: dict = {}
+    exec(f"def set_slots(obj, values, _set=object.__setattr__):\n{body}\n", namespace)
+    return namespace["set_slots"]
+
+
 def all_slots(cls) -> tuple:
     """Every slot of ``cls`` and of its bases, bases first."""
     out = []
@@ -170,8 +204,8 @@ def _slots_of(cls):
     """(getter of every slot as a tuple, setter of every slot) for ``cls``."""
     pair = _SLOTS.get(cls)
     if pair is None:
-        slots = all_slots(cls)
-        pair = _SLOTS[cls] = (attrgetter(*slots), _slot_setter_for(slots))
+        slots = tuple(s for s in all_slots(cls) if not s.startswith("_"))
+        pair = _SLOTS[cls] = (attrgetter(*slots), _raw_setter_for(slots))
     return pair
 
 

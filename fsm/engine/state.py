@@ -15,21 +15,44 @@ from .frames import fighter_values, frame_from, frame_values, set_fighter
 
 
 def capture(enc) -> tuple:
-    """Everything a verdict reads, and how far the history had gone."""
+    """Everything a verdict reads, and how far the history had gone: the full
+    value, every fighter included (for comparing states)."""
+    return _common(enc) + (tuple(map(fighter_values, enc.fighters.values())),)
+
+
+def _common(enc) -> tuple:
     return (enc.state, enc.round, enc.turn_index, enc.turn_serial, len(enc.turns),
-            tuple(enc.order), tuple(map(frame_values, enc.stack)), len(enc.past_order),
+            enc.order, tuple(map(frame_values, enc.stack)), len(enc.past_order),
             tuple(map(frame_values, enc.kept.values())), tuple(enc.uses.items()),
-            len(enc.log), tuple(map(fighter_values, enc.fighters.values())),
-            tuple(len(v) for v in enc._outcomes.values()))
+            len(enc.log), tuple(len(v) for v in enc._outcomes.values()))
 
 
-def restore(enc, value: tuple) -> None:
-    """Put a captured state back; history recorded since is forgotten."""
-    (state, enc.round, enc.turn_index, enc.turn_serial, turns, order, stack, past, kept,
-     uses, log, fighters, outcomes) = value
+def snapshot(enc) -> tuple:
+    """What undoing a step needs: the state but the fighters, and a journal
+    that saves each fighter the step changes the first time it changes it
+    (copy on write: the cost does not grow with the number of combatants).
+    Each snapshot is restored or released, innermost first."""
+    saved: dict = {}
+    enc.journal.open.append(saved)
+    return _common(enc) + (saved,)
+
+
+def release(enc, snap) -> None:
+    """Close the journal of a snapshot that will not be restored."""
+    saved, journals = snap[-1], enc.journal.open
+    for i in range(len(journals) - 1, -1, -1):
+        if journals[i] is saved:
+            del journals[i]
+            return
+
+
+def restore(enc, snap: tuple) -> None:
+    """Put a snapshot back; history recorded since is forgotten."""
+    (state, enc.round, enc.turn_index, enc.turn_serial, turns, enc.order, stack, past, kept,
+     uses, log, outcomes, saved) = snap
+    release(enc, snap)
     enc.state = state
     del enc.turns[turns:]
-    enc.order = list(order)
     enc.set_stack([frame_from(v) for v in stack])
     for fid in enc.past_order[past:]:
         enc.past.pop(fid, None)
@@ -42,7 +65,7 @@ def restore(enc, value: tuple) -> None:
     del enc.log[log:]
     for frames, n in zip(enc._outcomes.values(), outcomes):
         del frames[n:]
-    for fighter, values in zip(enc.fighters.values(), fighters):
+    for fighter, values in saved.items():
         set_fighter(fighter, values)
 
 
@@ -69,7 +92,7 @@ def thaw(enc, frozen) -> None:
     (enc.state, enc.round, enc.turn_index, enc.turn_serial, turns, order, frames, uses,
      fighters, last, kept) = frozen
     enc.turns = list(turns)
-    enc.order = list(order)
+    enc.order = tuple(order)
     enc.set_stack([frame_from(v) for v in frames])
     enc.uses = dict(uses)
     for fighter, values in zip(enc.fighters.values(), fighters):
