@@ -18,7 +18,7 @@ class Citations:
     """Rule statements, and the sentences stating each rule when the texts are at hand."""
 
     def __init__(self, root: Path | None = None, sources: str | None = None):
-        from .spec import default_root
+        from .paths import default_root
         self.root = Path(root or default_root())
         self.statements: dict = {}
         self.sentences: dict = {}      # rule id -> [(sentence id, original)]

@@ -16,6 +16,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     for row in ("| fsm adjudication (Encounter.step) |", "| raw transitions dispatch",
                 "| plain dict table", "| cold start: fsm check one vector |",
+                "| cold start: fsm spec check |",
                 "| memory per encounter model |", "| conformance suite, ",
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
                 "| step cost, 2 / 1,000 combatants |"):

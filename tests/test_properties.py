@@ -10,7 +10,8 @@ from collections import Counter, defaultdict
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,
+                                 run_state_machine_as_test)
 
 from fsm import Encounter, StepError
 
@@ -169,13 +170,16 @@ class TimelinePf2(Timeline):
 SETTINGS = settings(max_examples=100, stateful_step_count=50, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
-Test4eTimelines = Timeline4e.TestCase
-Test4eTimelines.settings = SETTINGS
-TestPf2Timelines = TimelinePf2.TestCase
-TestPf2Timelines.settings = SETTINGS
+@pytest.mark.rule("4E-IMM-ONCE", "4E-IMM-OWN-TURN", "4E-OPP-ONCE", "4E-OPP-OWN-TURN",
+                  "4E-STANDARD")
+def test_4e_timelines_keep_every_limit():
+    """Random 4e timelines (Hypothesis rule-based state machine): every
+    invariant above holds after every step."""
+    run_state_machine_as_test(Timeline4e, settings=SETTINGS)
 
-Test4eTimelines = pytest.mark.rule("4E-IMM-ONCE", "4E-IMM-OWN-TURN", "4E-OPP-ONCE",
-                                   "4E-OPP-OWN-TURN", "4E-STANDARD")(Test4eTimelines)
-TestPf2Timelines = pytest.mark.rule("PF2-REACTION-ONE", "PF2-EXTRA-REACTIONS",
-                                    "PF2-FREE-ONE-PER-TRIGGER", "PF2-THREE-ACTIONS",
-                                    "PF2-DISRUPT")(TestPf2Timelines)
+
+@pytest.mark.rule("PF2-REACTION-ONE", "PF2-EXTRA-REACTIONS", "PF2-FREE-ONE-PER-TRIGGER",
+                  "PF2-THREE-ACTIONS", "PF2-DISRUPT")
+def test_pf2_timelines_keep_every_limit():
+    """Random Pathfinder timelines: every invariant above holds after every step."""
+    run_state_machine_as_test(TimelinePf2, settings=SETTINGS)

@@ -168,3 +168,34 @@ def test_spec_show_unknown_id_suggests_the_nearest(capsys):
     """A misspelt id gets exit 2 and a suggestion."""
     assert main(["spec", "show", "4E-IMM-ONSE"]) == 2
     assert "4E-IMM-ONCE" in capsys.readouterr().err
+
+
+def test_the_rule_markers_read_from_the_tests_are_what_pytest_collects():
+    """fsm spec check reads rule markers from the test files' syntax trees;
+    pytest's own collection of the same suite gives the same map."""
+    from fsm.spec.model import collect_tests_with_pytest
+    assert S.collect_tests(ROOT) == collect_tests_with_pytest(ROOT)
+
+
+def test_the_marker_reader_sees_every_form_pytest_accepts(tmp_path):
+    """A marker through an alias, on a class, on a method, with several ids;
+    a function that is not a test, and a marker of another name, are not read."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_sample.py").write_text(
+        "import pytest\n"
+        "rule = pytest.mark.rule\n"
+        "@rule('A-1', 'A-2')\n"
+        "def test_one():\n    pass\n"
+        "@pytest.mark.rule('B-1')\n"
+        "class TestGroup:\n"
+        "    @pytest.mark.rule('B-2')\n"
+        "    def test_two(self):\n        pass\n"
+        "    def helper(self):\n        pass\n"
+        "@pytest.mark.rule('C-1')\n"
+        "def helper():\n    pass\n"
+        "@pytest.mark.slow('D-1')\n"
+        "def test_three():\n    pass\n", encoding="utf-8")
+    assert S.collect_tests(tmp_path) == {
+        "A-1": ["tests/test_sample.py::test_one"], "A-2": ["tests/test_sample.py::test_one"],
+        "B-1": ["tests/test_sample.py::TestGroup::test_two"],
+        "B-2": ["tests/test_sample.py::TestGroup::test_two"]}

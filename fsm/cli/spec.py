@@ -4,7 +4,6 @@ PRECEDENCE.md."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import sys
@@ -138,6 +137,7 @@ def cmd_spec_show(args) -> int:
     if lines is None:
         ids = list(spec.sentence_by_id) + list(spec.rule_by_id) + \
             [e["id"] for _, e in spec.entries()]
+        import difflib
         near = difflib.get_close_matches(args.id, ids, n=1)
         hint = f" (did you mean {near[0]}?)" if near else ""
         print(f"fsm spec show: no sentence, rule or divergence {args.id!r}{hint}",

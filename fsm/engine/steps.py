@@ -4,8 +4,6 @@ raises :class:`fsm.errors.StepError` and changes nothing."""
 
 from __future__ import annotations
 
-import difflib
-
 from ..errors import StepError
 from . import scene
 from .frames import TURN_END
@@ -48,6 +46,7 @@ def suggest(word, known) -> str:
     """' (did you mean X?)' for the nearest known name, or ''."""
     if not isinstance(word, str):
         return ""
+    import difflib      # only when a name is wrong: not worth its import at start-up
     near = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
     return f" (did you mean {near[0]!r}?)" if near else ""
 

@@ -12,6 +12,7 @@ paraphrases.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -82,7 +83,72 @@ def _yaml(path: Path):
 
 
 def collect_tests(root: Path) -> dict:
-    """Ask pytest which tests carry which rule marker (a collect-only run)."""
+    """Which tests carry which rule marker, read from the test files' syntax
+    trees (no pytest run): ``{rule id: [test ids]}`` as pytest names them.
+
+    A marker is ``@pytest.mark.rule(...)`` or a name bound to
+    ``pytest.mark.rule`` at module level, on a ``test_*`` function or on a
+    ``Test*`` class (then on each of its ``test_*`` methods). A test suite
+    that marks tests any other way is not seen: :func:`collect_tests_with_pytest`
+    asks pytest itself, and a test holds the two to the same answer.
+    """
+    folder = root / "tests"
+    if not folder.is_dir():
+        raise RuntimeError(f"no tests/ under {root}: checking the links from rules to "
+                           f"tests needs a checkout of the project")
+    rules: dict = {}
+    for path in sorted(folder.rglob("test_*.py")):
+        where = path.relative_to(root).as_posix()
+        for test_id, ids in _marked_tests(path.read_text(encoding="utf-8"), where):
+            for rule_id in ids:
+                tests = rules.setdefault(rule_id, [])
+                if test_id not in tests:
+                    tests.append(test_id)
+    return {k: sorted(v) for k, v in sorted(rules.items())}
+
+
+def _is_mark_rule(node, aliases) -> bool:
+    """``pytest.mark.rule`` itself, or a module-level alias of it."""
+    if isinstance(node, ast.Name):
+        return node.id in aliases
+    return (isinstance(node, ast.Attribute) and node.attr == "rule"
+            and isinstance(node.value, ast.Attribute) and node.value.attr == "mark"
+            and isinstance(node.value.value, ast.Name) and node.value.value.id == "pytest")
+
+
+def _rules_of(decorators, aliases) -> list:
+    out = []
+    for dec in decorators:
+        if isinstance(dec, ast.Call) and _is_mark_rule(dec.func, aliases):
+            out += [a.value for a in dec.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return out
+
+
+def _marked_tests(text: str, where: str):
+    tree = ast.parse(text)
+    aliases = {t.id for node in tree.body if isinstance(node, ast.Assign)
+               and _is_mark_rule(node.value, set())
+               for t in node.targets if isinstance(t, ast.Name)}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.name.startswith("test"):
+            ids = _rules_of(node.decorator_list, aliases)
+            if ids:
+                yield f"{where}::{node.name}", ids
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            common = _rules_of(node.decorator_list, aliases)
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                        and item.name.startswith("test"):
+                    ids = common + _rules_of(item.decorator_list, aliases)
+                    if ids:
+                        yield f"{where}::{node.name}::{item.name}", ids
+
+
+def collect_tests_with_pytest(root: Path) -> dict:
+    """Ask pytest which tests carry which rule marker (a collect-only run):
+    slower, and the reference :func:`collect_tests` is held to."""
     if not (root / "tests").is_dir():
         raise RuntimeError(f"no tests/ under {root}: checking the links from rules to "
                            f"tests needs a checkout of the project")
