@@ -14,7 +14,8 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--smoke",
                            "--json", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    for row in ("| fsm adjudication (Encounter.step) |", "| raw transitions dispatch",
+    for row in ("| fsm adjudication (Encounter.step), random timelines (",
+                "| fsm adjudication, realistic timelines (", "| raw transitions dispatch",
                 "| plain dict table", "| cold start: fsm check one vector |",
                 "| cold start: fsm spec check |",
                 "| memory per encounter model |", "| conformance suite, ",
@@ -25,6 +26,8 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     adj = figures["adjudication"]
     assert adj["steps"] > 0 and adj["triggers"] > 0
     assert all(adj[k] > 0 for k in ("fsm", "raw_transitions", "dict_table"))
+    mix = figures["realistic"]["mix"]
+    assert abs(sum(mix.values()) - 1) < 1e-9 and mix["allowed"] > 0.5
     assert all(v > 0 for v in figures["cold_start"].values())
     assert set(figures["replay"]) == {"1000", "2000"} and all(figures["replay"].values())
     assert set(figures["crowd"]) == {"2", "1000"}

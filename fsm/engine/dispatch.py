@@ -23,30 +23,39 @@ from .rows import STATES, TURN_START
 logging.getLogger("transitions").setLevel(logging.WARNING)
 
 
-def _condition(fn, rules, is_routing):
-    def condition(event):
-        return judge(event.model, event.kwargs["step"], fn, rules, is_routing)
+def _condition(guards):
+    """One ``transitions`` condition for all of a row's guards, judged in order
+    up to the first that fails (one callback instead of one per guard)."""
+    checks = tuple((fn, rules, getattr(fn, "routing", False)) for fn, rules in guards)
 
-    condition.__name__ = fn.__name__
-    condition.__qualname__ = fn.__name__
+    def condition(event):
+        enc, st = event.model, event.kwargs["step"]
+        for fn, rules, is_routing in checks:
+            if not judge(enc, st, fn, rules, is_routing):
+                return False
+        return True
+
+    condition.__name__ = " and ".join(fn.__name__ for fn, _ in guards) or "always"
     return condition
 
 
-def _effect(fn):
+def _effects(effects):
+    """One ``after`` callback running a row's effects in order."""
     def effect(event):
-        fn(event.model, event.kwargs["step"])
+        enc, st = event.model, event.kwargs["step"]
+        for fn in effects:
+            fn(enc, st)
 
-    effect.__name__ = fn.__name__
-    effect.__qualname__ = fn.__name__
+    effect.__name__ = ", ".join(fn.__name__ for fn in effects)
     return effect
 
 
 def machine_transitions(rows) -> list[dict]:
-    """A table's rows as ``transitions`` transition definitions."""
+    """A table's rows as ``transitions`` transition definitions: each row one
+    transition, its guards one condition, its effects one callback."""
     return [{"trigger": r.trigger, "source": list(r.sources), "dest": r.dest,
-             "conditions": [_condition(fn, rules, getattr(fn, "routing", False))
-                            for fn, rules in r.guards],
-             "after": [_effect(fn) for fn in r.effects]}
+             "conditions": [_condition(r.guards)] if r.guards else [],
+             "after": [_effects(r.effects)] if r.effects else []}
             for r in rows]
 
 
