@@ -385,3 +385,43 @@ def test_grid_mode_is_refused_for_a_ruleset_that_derives_nothing(capsys):
     assert main(["explore", "pf2e", "--grid"]) == 2
     err = capsys.readouterr().err
     assert "has no grid mode" in err and len(err.strip().splitlines()) == 1
+
+
+# -- shards: one exploration spread over machines -------------------------------------
+
+def _shards(tmp_path, args, parts):
+    for part in range(parts):
+        assert main(["explore", *args, "--shard", f"{part}/{parts}",
+                     "--out", str(tmp_path)]) == 0
+    return sorted(str(p) for p in tmp_path.glob("explore-*-shard-*.json"))
+
+
+def test_shards_merged_give_the_states_of_one_run(tmp_path, capsys):
+    """Three shards of a walk, merged, reach the same states, depth and stack
+    as one run, with the audit clean; a missing shard is one line, exit 2."""
+    args = ["pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1"]
+    files = _shards(tmp_path, args, 3)
+    capsys.readouterr()
+    assert main(["explore", "merge", *files, "--json"]) == 0
+    merged = json.loads(capsys.readouterr().out)
+    assert main(["explore", *args, "--json"]) == 0
+    single = json.loads(capsys.readouterr().out)
+    for key in ("states", "depth_reached", "stack_reached", "runs", "violation"):
+        assert merged[key] == single[key], key
+    assert main(["explore", "merge", *files[:2]]) == 2
+    assert "missing [2]" in capsys.readouterr().err
+
+
+def test_shards_merged_find_the_shortest_counterexample(seed, tmp_path, capsys):
+    """With a guard switched off, the merged shards report the invariant a
+    single run reports, by a timeline just as short."""
+    seed("dnd4e", _swap_guard(RULESETS["dnd4e"].rows, "immediate_unused",
+                              _always_true(GUARDS["immediate_unused"])))
+    args = ["dnd4e", "--combatants", "2", "--rounds", "1", "--jobs", "1"]
+    files = _shards(tmp_path / "parts", args, 2)
+    capsys.readouterr()
+    assert main(["explore", "merge", *files, "--json", "--out", str(tmp_path)]) == 1
+    merged = json.loads(capsys.readouterr().out)
+    single = explore(_small("dnd4e"))
+    assert merged["violation"]["invariant"] == single.violation.problem.invariant
+    assert len(merged["violation"]["steps"]) == len(single.violation.path)

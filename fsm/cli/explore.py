@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from ..errors import ConfigError, InputError
 from .common import cpus, ruleset_names
 
 
@@ -15,7 +16,12 @@ def add_parser(sub) -> None:
         "explore", help="walk every bounded timeline, check every invariant, audit the table",
         description="Breadth-first exploration of every timeline of a small encounter.",
         epilog=EPILOG_EXPLORE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    exp.add_argument("ruleset", metavar="RULESET", help=ruleset_names())
+    exp.add_argument("ruleset", metavar="RULESET",
+                     help=f"{ruleset_names()}; or 'merge' followed by shard files")
+    exp.add_argument("files", nargs="*", metavar="SHARD", help=argparse.SUPPRESS)
+    exp.add_argument("--shard", metavar="I/N",
+                     help="walk only the I-th of N parts of the space (0 <= I < N) and "
+                          "write it to --out; 'fsm explore merge' puts the parts together")
     exp.add_argument("--combatants", type=int, default=3, metavar="N",
                      help="combatants c1..cN on alternating sides (default 3)")
     exp.add_argument("--rounds", type=int, default=2, metavar="R", help="rounds (default 2)")
@@ -62,27 +68,42 @@ spec/divergences.yaml records it under gaps: with the id printed here.
 
 exit status: 0 clean, 1 an invariant broke or the audit found an unrecorded
 gap, 2 bad usage.
+A large bound can be spread over machines: each runs one part with --shard
+I/N (the parts of the root's moves, 0 <= I < N) and writes a shard file to
+--out; 'fsm explore merge FILES' gives the report of the whole: its states,
+depth and shortest counterexample are those of a single run (the counts of
+steps tried from each state are those of one timeline reaching it).
+
 examples:
   fsm explore dnd4e
   fsm explore pf2e --combatants 3 --rounds 2 --responders 2 --audit
   fsm explore dnd4e --option opportunity_limit_turns=enemy --json
   fsm explore dnd4e --combatants 4 --out counterexamples
+  fsm explore dnd4e --combatants 4 --shard 0/2 --out parts    (and 1/2 elsewhere)
+  fsm explore merge parts/explore-dnd4e-shard-*.json
 """
 
 
 def cmd_explore(args) -> int:
     from .. import explore as X
-    cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
-                   responders=args.responders, engine=args.engine, max_states=args.max_states,
-                   grid=args.grid)
-    X.check_config(cfg)
-    cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
-    bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    try:
-        result = X.explore(cfg, bar, jobs=max(1, args.jobs))
-    finally:
-        if bar is not None:
-            bar.close()
+    if args.ruleset == "merge":
+        result = _merged(args.files)
+    else:
+        if args.files:
+            raise ConfigError(f"unexpected arguments after the ruleset: {' '.join(args.files)}")
+        cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
+                       responders=args.responders, engine=args.engine,
+                       max_states=args.max_states, grid=args.grid)
+        X.check_config(cfg)
+        cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
+        if args.shard is not None:
+            return _shard(cfg, args)
+        bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+        try:
+            result = X.explore(cfg, bar, jobs=max(1, args.jobs))
+        finally:
+            if bar is not None:
+                bar.close()
     try:
         written = X.write_counterexample(result, args.out) if result.violation else None
     except OSError as exc:
@@ -99,3 +120,31 @@ def cmd_explore(args) -> int:
     else:
         sys.stdout.write(X.render_text(result, written, args.audit, recorded))
     return 1 if result.violation is not None or missing else 0
+
+
+def _shard(cfg, args) -> int:
+    from dataclasses import replace
+
+    from ..explore import shard
+    cfg = replace(cfg, shard=shard.parse_shard(args.shard))
+    doc = shard.run_shard(cfg)
+    try:
+        path = shard.write_shard(doc, args.out)
+    except OSError as exc:
+        print(f"fsm explore: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    states = sum(len(run["states"]) for run in doc["runs"])
+    print(f"shard {cfg.shard[0]} of {cfg.shard[1]}: {states:,} states expanded; wrote {path}")
+    return 0
+
+
+def _merged(files):
+    from ..explore import shard
+    from ..io.scenario import read_capped
+    docs = []
+    for name in files:
+        try:
+            docs.append(json.loads(read_capped(name, 1 << 30)))
+        except ValueError:
+            raise InputError(name, "not a shard file written by fsm explore --shard") from None
+    return shard.merge(docs)

@@ -49,6 +49,7 @@ class Config:
     max_states: int | None = None
     max_levels: int | None = None     # stop after timelines this long
     grid: bool = False                # combatants on a line; moves with paths (a scene)
+    shard: tuple | None = None        # (I, N): only the I-th of N parts of the root's moves
 
     @property
     def rules(self):
@@ -120,6 +121,7 @@ class Explorer:
         self.report = Report(cfg)
         self.parents: list = []     # state index -> (parent index, move)
         self.seen: dict = {}
+        self.ledger = None          # what each expanded state contributed (fsm.explore.shard)
 
     # -- the walk --
     def run(self) -> Report:
@@ -152,12 +154,20 @@ class Explorer:
         thaw(enc, frozen)
         base = enc.fingerprint()
         clean = True
-        for move in self.alphabet.moves(enc):
+        moves = self.alphabet.moves(enc)
+        if index == 0 and self.cfg.shard is not None:
+            part, parts = self.cfg.shard
+            moves = [m for n, m in enumerate(moves) if n % parts == part]
+        if self.ledger is not None:
+            self.ledger.begin(self.report, index)
+        for move in moves:
             if not clean:
                 thaw(enc, frozen)
             clean = self._try(index, frozen, book, move, base, nxt)
             if self.report.violation is not None:
                 return
+        if self.ledger is not None:
+            self.ledger.end(self.report, index)
 
     def _try(self, index, frozen, book, move, base, nxt) -> bool:
         """Play one move from the thawed state; True when the state is untouched."""
@@ -234,6 +244,8 @@ class Explorer:
         self.seen[key] = index
         self.parents.append((parent, move))
         self.report.states += 1
+        if self.ledger is not None:
+            self.ledger.add(index, key, self.report.depth_reached + (parent >= 0))
         return index
 
     def on_step(self, index, move) -> None:

@@ -1,0 +1,175 @@
+"""Explorations spread over machines: ``fsm explore ... --shard I/N`` walks
+the I-th of N parts of the space and writes what each state it expanded
+contributed; ``fsm explore merge FILES`` puts the parts together into the
+report a single run gives.
+
+The parts are the root's moves, dealt out in turn: every timeline starts
+with one of them, so the N parts together reach every state, and a state
+reached in several parts contributes the same there (its moves, verdicts and
+successors depend on the state alone). The merge counts each state once
+(by a hash of its canonical picture, stable across processes), keeps its
+shortest depth, adds up the root's parts, and keeps the shortest
+counterexample: as long as any, since the shortest timeline that breaks an
+invariant starts with a root move of some part.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from dataclasses import asdict, replace
+
+from ..errors import ConfigError
+from .walk import Config, Explorer, Report, Violation, answerer_sets
+from .watch import Problem
+
+KIND = "fsm-explore-shard"
+
+
+def stable(value):
+    """A value made comparable across processes: sets sorted, tuples kept."""
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((stable(v) for v in value), key=repr)))
+    if isinstance(value, (tuple, list)):
+        return tuple(stable(v) for v in value)
+    return value
+
+
+def state_hash(key) -> str:
+    return hashlib.blake2b(repr(stable(key)).encode("utf-8"), digest_size=12).hexdigest()
+
+
+class Ledger:
+    """Per expanded state: depth, steps tried, transitions, steps beyond the
+    bounds, the highest stack reached, and the audit's counts."""
+
+    def __init__(self):
+        self.keys: dict = {}        # state index -> (hash, depth)
+        self.states: dict = {}      # hash -> [depth, steps, transitions, beyond, stack, counts]
+        self._saved = None
+
+    def add(self, index, key, depth) -> None:
+        self.keys[index] = (state_hash(key), depth)
+
+    def begin(self, report, index) -> None:
+        self._saved = (report.steps, report.transitions, report.beyond, report.stack_reached,
+                       report.audit.counts)
+        report.stack_reached = 0
+        report.audit.counts = Counter()
+
+    def end(self, report, index) -> None:
+        steps, transitions, beyond, stack, counts = self._saved
+        digest, depth = self.keys[index]
+        mine = report.audit.counts
+        self.states[digest] = [depth, report.steps - steps, report.transitions - transitions,
+                               report.beyond - beyond, report.stack_reached,
+                               [[*k, n] for k, n in sorted(mine.items())]]
+        counts.update(mine)
+        report.audit.counts = counts
+        report.stack_reached = max(stack, report.stack_reached)
+
+
+def parse_shard(text: str) -> tuple:
+    """``I/N`` with 0 <= I < N (ConfigError if not)."""
+    part, sep, parts = text.partition("/")
+    if not sep or not part.isdigit() or not parts.isdigit() or not 0 <= int(part) < int(parts):
+        raise ConfigError(f"--shard takes I/N with 0 <= I < N, not {text!r}")
+    return int(part), int(parts)
+
+
+def run_shard(cfg: Config) -> dict:
+    """Walk one part of every run of ``cfg``; what the merge needs, as JSON."""
+    runs = []
+    for team in answerer_sets(cfg):
+        walker = Explorer(replace(cfg, answerers=team))
+        walker.ledger = Ledger()
+        report = walker.run()
+        runs.append({"answerers": list(team) if team else None,
+                     "root": walker.ledger.keys[0][0], "states": walker.ledger.states,
+                     "complete": report.complete, "seconds": report.seconds,
+                     "violation": _violation_json(report.violation)})
+    return {"kind": KIND, "format": 1, "shard": list(cfg.shard), "config": _config_json(cfg),
+            "runs": runs}
+
+
+def write_shard(doc: dict, folder: str) -> str:
+    os.makedirs(folder, exist_ok=True)
+    part, parts = doc["shard"]
+    path = os.path.join(folder, f"explore-{doc['config']['ruleset']}-shard-{part}-of-{parts}.json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, separators=(",", ":"))
+        fh.write("\n")
+    return path
+
+
+def merge(docs: list) -> Report:
+    """The report of a single run, from the shard files of all its parts."""
+    if not docs:
+        raise ConfigError("explore merge needs the shard files to merge")
+    config = docs[0]["config"]
+    parts = docs[0]["shard"][1]
+    seen = sorted(d["shard"][0] for d in docs)
+    if any(d.get("kind") != KIND or d["config"] != config or d["shard"][1] != parts
+           for d in docs):
+        raise ConfigError("the files are not shards of one exploration (same ruleset, "
+                          "bounds, options and N)")
+    if seen != list(range(parts)):
+        missing = sorted(set(range(parts)) - set(seen))
+        raise ConfigError(f"shards missing or repeated: have {seen}, missing {missing}")
+    cfg = Config(**{k: v for k, v in config.items()})
+    total = Report(cfg)
+    for number in range(len(docs[0]["runs"])):
+        _merge_run(total, [d["runs"][number] for d in docs])
+    return total
+
+
+def _merge_run(total: Report, runs: list) -> None:
+    states: dict = {}
+    root = runs[0]["root"]
+    for run in runs:
+        for digest, entry in run["states"].items():
+            if digest == root:
+                continue
+            if digest not in states or entry[0] < states[digest][0]:
+                states[digest] = entry
+    roots = [run["states"][root] for run in runs if root in run["states"]]
+    entries = list(states.values())
+    total.states += len(states) + 1
+    total.runs += 1
+    total.complete = total.complete and all(run["complete"] for run in runs)
+    for entry in entries + roots:
+        total.steps += entry[1]
+        total.transitions += entry[2]
+        total.beyond += entry[3]
+        total.stack_reached = max(total.stack_reached, entry[4])
+        for phase, kind, cls, n in entry[5]:
+            total.audit.counts[(phase, kind, cls)] += n
+    total.depth_reached = max([total.depth_reached, *(e[0] for e in entries)])
+    found = [v for v in (_violation_from(run["violation"]) for run in runs) if v is not None]
+    if found:
+        best = min(found, key=lambda v: len(v.path))
+        if total.violation is None or len(best.path) < len(total.violation.path):
+            total.violation = best
+
+
+def _config_json(cfg: Config) -> dict:
+    out = asdict(cfg)
+    out["ruleset"] = cfg.name
+    for name in ("answerers", "shard", "max_states", "max_levels"):
+        out.pop(name, None)
+    return out
+
+
+def _violation_json(v: Violation | None):
+    if v is None:
+        return None
+    return {"problem": asdict(v.problem), "path": v.path, "verdicts": v.verdicts}
+
+
+def _violation_from(doc):
+    if doc is None:
+        return None
+    problem = dict(doc["problem"], rules=tuple(doc["problem"]["rules"]))
+    return Violation(Problem(**problem), doc["path"], doc["verdicts"])
