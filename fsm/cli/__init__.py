@@ -14,10 +14,10 @@ import sys
 
 from .. import __version__
 from ..errors import FsmError, InputError, TableGap
-from . import check, conformance, diagram, explore, spec
+from . import check, conformance, diagram, explore, site, spec
 
 # The commands, in the order --help lists them.
-COMMANDS = (check, conformance, diagram, explore, spec)
+COMMANDS = (check, conformance, diagram, explore, spec, site)
 TABLE_GAP = 3
 
 

@@ -1,0 +1,55 @@
+"""fsm site: build the rules, the machine and every worked example as a
+static web site."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from .common import SEEDS_ENV, sources_folder
+
+EPILOG_SITE = """\
+The site is plain files (HTML, one style sheet, inline SVG and a small
+script): put the folder on any static host, or open index.html from disk.
+Every page reads without JavaScript; the scenario pages add a step-through
+(previous/next, the arrow keys, #step-N in the address).
+
+Built without --sources, no sentence of the texts appears: the pages give
+them in our words. With --sources the originals are shown beside them, for a
+private build; the pages say so.
+
+exit status: 0 built, 2 bad usage.
+examples:
+  fsm site site/
+  fsm site site/ --sources ../shared/seeds      (private: the texts' sentences shown)
+"""
+
+
+def add_parser(sub) -> None:
+    site = sub.add_parser(
+        "site", help="build the rules, the machine and the examples as a static web site",
+        description="Build a static web site: a page per rule, per text, per scenario "
+                    "(with a step-through), the reason codes and options, the vectors.",
+        epilog=EPILOG_SITE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    site.add_argument("out", metavar="OUT", help="the folder to write the site to")
+    site.add_argument("--sources", metavar="DIR", default=None,
+                      help="folder holding the texts: show their sentences too (a private "
+                           f"build; ${SEEDS_ENV} is not read here, on purpose)")
+    site.add_argument("--root", default=None, help=argparse.SUPPRESS)
+    site.set_defaults(func=cmd_site)
+
+
+def cmd_site(args) -> int:
+    from ..site import build
+    sources_folder(args.sources)
+    start = time.perf_counter()
+    try:
+        written = build(args.out, args.root, args.sources)
+    except OSError as exc:
+        print(f"fsm site: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(written)} files under {os.path.abspath(args.out)} in "
+          f"{time.perf_counter() - start:.1f} s; open {os.path.join(args.out, 'index.html')}")
+    return 0

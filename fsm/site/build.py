@@ -1,0 +1,192 @@
+"""``fsm site OUT``: the rules, the machine and every worked example as a
+static site, plain files that need no server.
+
+Pages: the home page (the gallery of questions, the machines), a page per
+rule (its statement, the sentences it rests on as paraphrases, the register
+entries, the rows and guards that implement it, lit on the machine's
+picture, its tests and vectors), a page per text (its sentences in order),
+a page per scenario (a step-through), the reason codes and options, and the
+vectors by rule. The texts' own sentences appear only in a build given
+``--sources`` (for private use), and the pages say so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagrams import Picture, render, title_of
+from ..engine.guard import GUARDS
+from ..io.scenario import load
+from ..report import Citations
+from ..rulesets import RULESETS
+from .. import spec as S
+from .html import STYLE, esc, inline_svg, page, rule_link, table
+from .stepthrough import scenario_page
+
+SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
+
+
+def build(out, root=None, sources=None) -> list:
+    """Write the site under ``out``; return the files written."""
+    root = Path(root or S.default_root())
+    spec = S.load(root, with_tests=(root / "tests").is_dir())
+    texts = S.find_sources(spec, sources) if sources else None
+    cites = Citations(root)
+    out = Path(out)
+    files = {"style.css": STYLE.lstrip()}
+    scenarios = sorted(p for p in (root / "spec" / "scenarios").iterdir()
+                       if p.suffix in SCENARIO_EXTENSIONS)
+    files["index.html"] = _home(spec, scenarios)
+    files["rules.html"] = _rules_index(spec)
+    for rule in spec.rules:
+        files[f"rule/{rule['id']}.html"] = _rule_page(spec, rule, texts)
+    files["sources.html"] = _sources_index(spec, texts)
+    for source in spec.sources:
+        files[f"source/{source['id']}.html"] = _source_page(spec, source, texts)
+    for path in scenarios:
+        files[f"scenario/{path.stem}.html"] = scenario_page(path, cites)
+    files["reference.html"] = _reference()
+    files["vectors.html"] = _vectors(spec)
+    written = []
+    for name, text in files.items():
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def _home(spec, scenarios) -> str:
+    rows = []
+    for path in scenarios:
+        doc = load(path)
+        if doc.get("question"):
+            rows.append((esc(RULESETS[doc["ruleset"]].title), esc(doc["question"]),
+                         esc(doc.get("answer", "")),
+                         f'<a href="scenario/{esc(path.stem)}.html">step through</a>'))
+    parts = ["<p>The reference machine for triggered actions in tabletop combat (D&amp;D 4e, "
+             "Pathfinder 2e): every step of a situation gets a verdict, with the rules "
+             "behind it. Each question below is a scenario the machine replays; step "
+             "through it to see the verdicts, the stack and the machine's phase.</p>",
+             "<h2>Classic questions</h2>",
+             table(("ruleset", "question", "answer", ""), rows)]
+    for name in RULESETS:
+        parts += [f"<h2>{esc(title_of(name))}: the machine</h2>",
+                  inline_svg(render(name, "overview", "svg"), "machine")]
+    return page("Triggered actions, adjudicated", "\n".join(parts))
+
+
+def _rules_index(spec) -> str:
+    rows = [(rule_link(r["id"]), esc(r.get("ruleset", "")), esc(r.get("kind", "")),
+             esc(r.get("statement", "")) + (" <em>(retired)</em>"
+                                            if r.get("status") == "retired" else ""))
+            for r in spec.rules]
+    return page("Rules", table(("id", "ruleset", "kind", "statement"), rows))
+
+
+def _lit_edges(ruleset, rule_id) -> set:
+    out = set()
+    for group in Picture(ruleset, "overview").groups():
+        if any(rule_id in row.rule_ids() for _, row in group.rows):
+            out.add(f"{group.tail}->{group.dest}")
+    return out
+
+
+def _rule_page(spec, rule, texts) -> str:
+    rid = rule["id"]
+    parts = [f"<p>{esc(rule.get('statement', ''))}</p>",
+             f"<p class=\"note\">{esc(rule.get('kind', ''))} of "
+             f"{esc(rule.get('ruleset', ''))}</p>"]
+    sentences = [s for s in spec.sentences if rid in (s.get("rules") or [])]
+    if sentences:
+        parts.append("<h2>What the texts say</h2>")
+        parts.append(_sentence_table(sentences, texts, depth=1))
+    entries = [(group, e) for group, e in spec.entries() if rid in (e.get("rules") or [])]
+    if entries:
+        parts.append("<h2>Divergences, assumptions, GM decisions</h2>")
+        parts.append(table(("entry", "kind", "ruling"), [
+            (f"<code>{esc(e['id'])}</code>", esc(group), esc(e.get("ruling", "")))
+            for group, e in entries]))
+    parts.append("<h2>In the machine</h2>")
+    parts.append(f"<p>Transitions: {esc(', '.join(rule.get('transitions') or []) or 'none')}; "
+                 f"guards: {esc(', '.join(rule.get('guards') or []) or 'none')}. Its edges "
+                 f"are drawn thicker below.</p>")
+    if rule.get("ruleset") in RULESETS:
+        name = rule["ruleset"]
+        parts.append(inline_svg(render(name, "overview", "svg"), "machine",
+                                lit_edges=_lit_edges(name, rid)))
+    tests, vectors = spec.tests.get(rid, []), spec.vectors.get(rid, [])
+    scenarios = spec.scenarios.get(rid, [])
+    parts.append("<h2>Tests and vectors</h2>")
+    parts.append("<ul>" + "".join(f"<li><code>{esc(t)}</code></li>" for t in tests)
+                 + "".join(f"<li>vector <code>{esc(v)}</code></li>" for v in vectors)
+                 + "".join(f'<li>scenario <a href="../scenario/{esc(s)}.html">{esc(s)}</a></li>'
+                           for s in scenarios) + "</ul>")
+    return page(f"Rule {rid}", "\n".join(parts), depth=1)
+
+
+def _sentence_table(sentences, texts, depth) -> str:
+    head = ("sentence", "kind", "in our words", "rules")
+    if texts is not None:
+        head = head + ("original",)
+    rows = []
+    for s in sentences:
+        row = (f"<code>{esc(s['id'])}</code>", esc(s.get("kind", "")),
+               esc(s.get("paraphrase", "")),
+               " ".join(rule_link(r, depth) for r in s.get("rules") or []))
+        if texts is not None:
+            text = texts.get(s["source"])
+            row = row + (esc(text[s["start"]:s["end"]]) if text else "",)
+        rows.append(row)
+    return table(head, rows)
+
+
+def _originals_note(texts) -> str:
+    if texts is None:
+        return ("<p class=\"note\">The texts' own sentences are not shown: each is known "
+                "by its place and fingerprint, and given here in our words.</p>")
+    return ("<p class=\"note\">This build was given the texts (<code>--sources</code>): "
+            "their sentences are shown beside our words. Keep it private.</p>")
+
+
+def _sources_index(spec, texts) -> str:
+    rows = [(f'<a href="source/{esc(s["id"])}.html">{esc(s["id"])}</a>',
+             esc(s.get("language", "")), esc(s.get("title", s.get("description", ""))))
+            for s in spec.sources]
+    return page("Texts", _originals_note(texts) + table(("text", "language", "what"), rows))
+
+
+def _source_page(spec, source, texts) -> str:
+    sentences = [s for s in spec.sentences if s["source"] == source["id"]]
+    return page(f"Text {source['id']}", _originals_note(texts)
+                + _sentence_table(sentences, texts, depth=1), depth=1)
+
+
+def _reference() -> str:
+    used: dict = {}
+    for name, rs in RULESETS.items():
+        for r in (*rs.rows, *rs.refusals):
+            for fn, rules in r.guards:
+                used.setdefault(fn.__name__, set()).update(rules)
+    rows = []
+    for name in sorted(used):
+        info = GUARDS[name].info
+        for code in (info.reason, info.gm_reason):
+            if code:
+                rows.append((f"<code>{esc(code)}</code>", f"<code>{esc(name)}</code>",
+                             esc(info.says), " ".join(rule_link(r) for r in sorted(used[name]))))
+    parts = ["<h2>Reason codes</h2>",
+             table(("reason", "guard", "what it says", "rules"), sorted(rows))]
+    for name, rs in RULESETS.items():
+        parts.append(f"<h2>Options of {esc(rs.title)}</h2>")
+        parts.append(table(("option", "values", "default", "meaning"), [
+            (f"<code>{esc(o.name)}</code>",
+             esc(", ".join(map(str, o.choices)) if o.choices else "a number, or null"),
+             esc(o.default), esc(o.doc)) for o in rs.options]))
+    return page("Reasons and options", "\n".join(parts))
+
+
+def _vectors(spec) -> str:
+    rows = [(rule_link(rid), esc(", ".join(spec.vectors.get(rid, []))))
+            for rid in sorted(spec.rule_by_id)]
+    return page("Conformance vectors by rule", table(("rule", "vectors"), rows))

@@ -1,0 +1,192 @@
+"""fsm site: the pages are built from the spec and the engine, hold no
+sentence of the texts unless asked, and work in a real browser (headless
+Chromium through Selenium): every page loads with no console error and no
+broken link, and the step-through follows the machine."""
+
+import json
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag
+
+import pytest
+
+from fsm.cli import main
+from fsm.scenario import build, load, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+needs_browser = pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                   reason="Chromium and chromedriver are not installed "
+                                          "(.ci/run installs them)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    assert main(["site", str(out)]) == 0
+    return out
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        for key in ("href", "src"):
+            if key in attrs and attrs[key]:
+                self.links.append(attrs[key])
+
+
+def test_every_page_is_built_and_every_local_link_resolves(site):
+    """A page per rule, per text and per scenario; every link and anchor
+    between them lands on a file and, where it names one, an element."""
+    pages = sorted(site.rglob("*.html"))
+    rules = {p.stem for p in (site / "rule").glob("*.html")}
+    assert {"4E-OPP-TRIGGER", "PF2-DISRUPT"} <= rules
+    assert {p.stem for p in (site / "scenario").glob("*.html")} == \
+        {p.stem for p in (ROOT / "spec" / "scenarios").iterdir()
+         if p.suffix in (".json", ".yaml", ".yml")}
+    parsed = {}
+    for page in pages:
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        parsed[page] = parser
+    for page, parser in parsed.items():
+        for link in parser.links:
+            if link.startswith(("http:", "https:", "mailto:")):
+                pytest.fail(f"{page.name} links outside the site: {link}")
+            target, anchor = urldefrag(link)
+            path = (page.parent / target).resolve() if target else page
+            assert path.exists(), f"{page.relative_to(site)}: broken link {link}"
+            if anchor and path.suffix == ".html" and not anchor.startswith("step-"):
+                assert anchor in parsed[path].ids, f"{page.name}: no #{anchor} in {target}"
+
+
+def test_no_sentence_of_the_texts_is_in_a_site_built_without_them(site):
+    """Every sentence of the three texts, looked for in every page: none is
+    there (the texts are needed to run this test; CI has them)."""
+    if not SEEDS.is_dir():
+        pytest.skip("the rule texts are not at hand (set FSM_SOURCES); CI has them")
+    from fsm import spec as S
+    spec = S.load(ROOT, with_tests=False)
+    texts = S.find_sources(spec, SEEDS)
+    assert texts, "no text found under " + str(SEEDS)
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in site.rglob("*.html"))
+    for s in spec.sentences:
+        text = texts.get(s["source"])
+        sentence = text[s["start"]:s["end"]].strip() if text else ""
+        if len(sentence.split()) >= 4:
+            assert sentence not in pages, s["id"]
+
+
+def test_a_build_with_the_texts_shows_them_and_says_so(tmp_path):
+    if not SEEDS.is_dir():
+        pytest.skip("the rule texts are not at hand (set FSM_SOURCES); CI has them")
+    assert main(["site", str(tmp_path), "--sources", str(SEEDS)]) == 0
+    page = (tmp_path / "source" / "cs-4e.html").read_text(encoding="utf-8")
+    assert "Keep it private" in page and "<th scope=\"col\">original</th>" in page
+
+
+def test_the_step_data_is_what_fsm_check_gives(site):
+    """Each scenario page carries, for every step, the verdict and reason the
+    engine gives when the scenario is replayed."""
+    for path in sorted((ROOT / "spec" / "scenarios").glob("*.json")):
+        doc = load(path)
+        rep = replay(doc, str(path), build(doc, str(path)))
+        page = (site / "scenario" / f"{path.stem}.html").read_text(encoding="utf-8")
+        data = json.loads(re.search(r'id="steps-data">(.*?)</script>', page, re.S)
+                          .group(1).replace("<\\/", "</"))
+        assert [(s["verdict"], s["reason"]) for s in data["steps"]] == \
+            [(r.verdict.verdict, r.verdict.reason) for r in rep.results], path.name
+
+
+def test_a_bad_sources_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    assert main(["site", str(tmp_path / "out"), "--sources", str(tmp_path / "nope")]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+# -- in a real browser -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("Chromium and chromedriver are not installed (.ci/run installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1280,1600"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _console_errors(driver) -> list:
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@needs_browser
+def test_every_page_loads_in_chromium_with_no_console_error(site, browser, tmp_path):
+    """Each page opens, has its title, and logs no error; screenshots of the
+    home page, a rule page and a step-through are written for a look."""
+    for page in sorted(site.rglob("*.html")):
+        browser.get(page.as_uri())
+        assert browser.title.endswith("· fsm"), page.name
+        assert _console_errors(browser) == [], page.name
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    for name in ("index.html", "rule/4E-OPP-TRIGGER.html",
+                 "scenario/4e-reaction-between-attack-rolls.html"):
+        browser.get((site / name).as_uri())
+        browser.save_screenshot(str(shots / (name.replace("/", "-") + ".png")))
+    assert len(list(shots.glob("*.png"))) == 3
+
+
+@needs_browser
+def test_the_step_through_follows_the_machine(site, browser):
+    """Stepping lights the phase each step leads to and shows its verdict;
+    #step-N lands on step N; the arrow keys step too."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    name = "4e-reaction-between-attack-rolls"
+    doc = load(ROOT / "spec" / "scenarios" / f"{name}.json")
+    page = (site / "scenario" / f"{name}.html")
+    data = json.loads(re.search(r'id="steps-data">(.*?)</script>',
+                                page.read_text(encoding="utf-8"), re.S).group(1))
+    browser.get(page.as_uri())
+
+    def shown():
+        lit = [g.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+               for g in browser.find_elements(By.CSS_SELECTOR, "svg.machine g.node.lit")]
+        verdict = browser.find_element(By.CSS_SELECTOR, "[data-field=verdict]").text
+        return lit, verdict
+
+    assert shown()[0] == [data["start"]["phase"]]
+    next_button = browser.find_element(By.ID, "next")
+    for n, step in enumerate(data["steps"], 1):
+        next_button.click()
+        lit, verdict = shown()
+        assert lit == [step["phase"]], n
+        assert verdict.startswith(step["verdict"]), n
+    browser.get(page.as_uri() + "#step-2")
+    browser.refresh()
+    assert shown()[1].startswith(data["steps"][1]["verdict"])
+    assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "2"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "3"
+    assert len(doc["steps"]) == len(data["steps"])
