@@ -13,6 +13,7 @@ from .common import SEEDS_ENV, sources_folder
 EPILOG_SITE = """\
 The site is plain files (HTML, one style sheet, inline SVG and a small
 script): put the folder on any static host, or open index.html from disk.
+Building it needs Graphviz's dot (the pictures are drawn as SVG).
 Every page reads without JavaScript; the scenario pages add a step-through
 (previous/next, the arrow keys, #step-N in the address).
 
