@@ -185,15 +185,16 @@ def _signature(enc, frozen, moves, answerers) -> tuple:
     return tuple(out)
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
-def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(ruleset):
-    """Two combatants over one round, the second one answering: no invariant
-    breaks, every step kind in every reachable situation is decided by one
-    row or one refusal, and any two exactly-different states with the same
-    reduced picture give every move the same verdict and lead to the same
-    reduced state, so merging them loses nothing."""
+@pytest.mark.parametrize("ruleset,rounds", [("dnd4e", 1), ("pf2e", 1), ("pf2e", 2)])
+def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(ruleset, rounds):
+    """Two combatants, the second one answering: no invariant breaks, every
+    step kind in every reachable situation is decided by one row or one
+    refusal, and any two exactly-different states with the same reduced
+    picture (over two rounds: states of different rounds among them) give
+    every move the same verdict and lead to the same reduced state, so
+    merging them loses nothing."""
     answerers = ("c2",)
-    walk = _Keeping(_small(ruleset, answerers=answerers, exact=True))
+    walk = _Keeping(_small(ruleset, answerers=answerers, exact=True, rounds=rounds))
     walk.kept = []
     report = walk.run()
     assert report.violation is None and report.complete
@@ -206,6 +207,44 @@ def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(rul
         signature = _signature(enc, frozen, moves, answerers)
         assert groups.setdefault(key, signature) == signature
     assert len(groups) < len(walk.kept)
+
+
+class _RoundKept(Explorer):
+    """An exploration whose states also differ by their round number."""
+
+    def _key(self, book):
+        return (super()._key(book), self.enc.round)
+
+
+class _DepthFirst(Explorer):
+    """The same walk, depth first: states are often met in a later round
+    before an earlier one."""
+
+    def _level(self, frontier):
+        todo = list(frontier)
+        while todo:
+            nxt = []
+            self._expand(*todo.pop(), nxt)
+            todo.extend(nxt)
+        return []
+
+
+@pytest.mark.parametrize("ruleset,combatants,met_again", [("pf2e", 3, False),
+                                                          ("dnd4e", 2, True)])
+def test_folding_the_round_keeps_every_situation_of_the_walk(ruleset, combatants, met_again):
+    """Two rounds: the walk that leaves the round out of its states reaches
+    exactly the reduced situations the walk that keeps it reaches, with the
+    same audit, in fewer states; so does a depth-first walk, which meets
+    states again in an earlier round and expands them again from there."""
+    cfg = _small(ruleset, combatants=combatants, rounds=2, depth=1, answerers=("c2",))
+    kept, folded, deep = _RoundKept(cfg), Explorer(cfg), _DepthFirst(cfg)
+    reports = [walk.run() for walk in (kept, folded, deep)]
+    assert all(r.violation is None and r.complete for r in reports)
+    situations = {key for key, _ in kept.seen}
+    assert set(folded.seen) == situations == set(deep.seen)
+    assert reports[0].audit.counts.keys() == reports[1].audit.counts.keys()
+    assert reports[1].states < reports[0].states
+    assert (reports[2].reopened > 0) == met_again
 
 
 # -- seeded bugs are found -----------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Exhaustive exploration of small encounters, with every invariant checked.
 
 Vectors and random timelines only sample what the machine can reach. For a
-few combatants and rounds the explorer walks all of it (``walk``), checking
+few combatants and rounds the explorer walks all of it (``walk``, one walk
+per set of answerers in ``runs``), checking
 every invariant after every step (``watch``, and each ruleset's own), and
 reports the first broken one with the shortest timeline that breaks it,
 written as a vector ``fsm check`` replays (``output``). States are merged by
@@ -22,8 +23,8 @@ from .output import (audit_json, check_config, counterexample, finding_id, parse
                      write_counterexample, ProgressBar)
 from .state import CLOSED, KEPT, canonical, freeze, positions, stack_height, thaw
 from .alphabet import Alphabet, Move
-from .walk import (Config, Explorer, Report, Violation, answerer_sets, combatants_for, explore,
-                   make_encounter, replay_verdicts)
+from .walk import Config, Explorer, Report, Violation, combatants_for, make_encounter, replay_verdicts
+from .runs import answerer_sets, explore
 from .watch import Problem, Watch
 
 __all__ = [name for name in dir() if not name.startswith("_")]

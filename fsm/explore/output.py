@@ -143,7 +143,7 @@ def report_json(report: Report, written: str | None = None) -> dict:
         "depth": cfg.depth, "responders": cfg.responders, "options": cfg.options,
         "engine": cfg.engine, "grid": cfg.grid, "runs": report.runs,
         "states": report.states, "transitions": report.transitions,
-        "steps": report.steps, "beyond_bounds": report.beyond,
+        "steps": report.steps, "beyond_bounds": report.beyond, "reopened": report.reopened,
         "depth_reached": report.depth_reached, "stack_reached": report.stack_reached,
         "seconds": round(report.seconds, 3),
         "states_per_second": round(report.states_per_second, 1),

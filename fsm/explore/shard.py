@@ -22,7 +22,8 @@ from collections import Counter
 from dataclasses import asdict, replace
 
 from ..errors import ConfigError
-from .walk import Config, Explorer, Report, Violation, answerer_sets
+from .runs import answerer_sets
+from .walk import Config, Explorer, Report, Violation
 from .watch import Problem
 
 KIND = "fsm-explore-shard"

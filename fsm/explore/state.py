@@ -24,12 +24,15 @@ def canonical(enc, exact: bool = False, answerers=None) -> tuple:
     turn serials reduced to "this turn or not", and each combatant as its
     ruleset reduces it (its action slots only while active, its answer
     budgets only if it answers in this walk). Unless ``exact``, also what no
-    guard or effect reads: frame kinds beyond the classes the ruleset's
-    guards tell apart, the details of a finished frame beyond its outcome
-    and window, the parent of a frame that cannot interrupt, and the answers
-    given when no guard of the ruleset counts them.
-    tests/test_explore.py checks on small encounters that states the reduced
-    picture merges give every move the same verdict and successor.
+    guard or effect reads: the round number (a situation in round 2 the same
+    as one in round 1 has the same future, one round shorter; the walk
+    expands a state again when it meets it in an earlier round), frame kinds
+    beyond the classes the ruleset's guards tell apart, the details of a
+    finished frame beyond its outcome and window, the parent of a frame that
+    cannot interrupt, and the answers given when no guard of the ruleset
+    counts them. tests/test_explore.py checks on small encounters that states
+    the reduced picture merges give every move the same verdict and
+    successor, and that folding the round loses no situation.
     """
     pos = positions(enc)
     if exact:
@@ -42,8 +45,8 @@ def canonical(enc, exact: bool = False, answerers=None) -> tuple:
     key = enc.ruleset.explore.fighter_key
     fighters = tuple(key(enc, f, exact, answerers is None or f.id in answerers)
                      for f in enc.fighters.values())
-    return (enc.state, enc.round, enc.turn_index, tuple(enc.order), frames, kept,
-            _uses_key(enc, pos, exact), fighters)
+    return (enc.state, enc.round if exact else None, enc.turn_index, tuple(enc.order),
+            frames, kept, _uses_key(enc, pos, exact), fighters)
 
 
 def positions(enc) -> dict:

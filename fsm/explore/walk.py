@@ -9,15 +9,12 @@ The bounds keep the walk finite. Every step is played and checked, but the
 state it leads to is expanded only within them: rounds up to ``rounds``; at
 most ``depth`` frames above the turn, a frame that spends no budget only as
 the first of them; answers by ``responders`` combatants at a time, every
-such set of combatants walked in turn (the runs are independent, so they
-share the CPUs).
+such set of combatants walked in turn (:mod:`.runs`; the runs are
+independent, so they share the CPUs).
 """
 
 from __future__ import annotations
 
-import itertools
-import multiprocessing
-import signal
 import time
 from dataclasses import dataclass, field, replace
 
@@ -76,6 +73,7 @@ class Report:
     transitions: int = 0
     steps: int = 0
     beyond: int = 0           # allowed steps that left the bounds (checked, not expanded)
+    reopened: int = 0         # states met again in an earlier round, expanded again
     depth_reached: int = 0
     stack_reached: int = 0
     seconds: float = 0.0
@@ -120,6 +118,7 @@ class Explorer:
         self.alphabet = Alphabet(cfg.rules, list(self.enc.fighters), cfg.answerers, cfg.grid)
         self.report = Report(cfg)
         self.parents: list = []     # state index -> (parent index, move)
+        self.rounds: list = []      # state index -> earliest round it was expanded in
         self.seen: dict = {}
         self.ledger = None          # what each expanded state contributed (fsm.explore.shard)
 
@@ -219,11 +218,24 @@ class Explorer:
             self.report.beyond += 1
             return
         key = self._key(book)
-        if key in self.seen:
+        known = self.seen.get(key)
+        if known is not None:
+            if enc.round < self.rounds[known]:
+                self._reopen(known, book, nxt)
             return
         nxt.append((self._add(key, index, move), freeze(enc), book))
         if self.cfg.max_states and self.report.states >= self.cfg.max_states:
             self.report.complete = False
+
+    def _reopen(self, index, book, nxt):
+        """The reduced picture leaves the round out, so a state can be met
+        again in an earlier round than the one it was expanded in: its future
+        is then longer (more rounds left within the bound), and it is expanded
+        again from there. Its timeline stays the first one found: the two
+        differ only in the round, which no guard reads."""
+        self.rounds[index] = self.enc.round
+        self.report.reopened += 1
+        nxt.append((index, freeze(self.enc), book))
 
     def _within_bounds(self, height) -> bool:
         """Rounds up to ``rounds``, at most ``depth`` frames above the turn, and
@@ -243,6 +255,7 @@ class Explorer:
         index = len(self.parents)
         self.seen[key] = index
         self.parents.append((parent, move))
+        self.rounds.append(self.enc.round)
         self.report.states += 1
         if self.ledger is not None:
             self.ledger.add(index, key, self.report.depth_reached + (parent >= 0))
@@ -326,69 +339,3 @@ def replay_verdicts(cfg, combatants, path) -> list:
             out.append(f"error: {type(exc).__name__}")
             break
     return out
-
-
-def answerer_sets(cfg: Config) -> list:
-    """Who answers triggers in each run: every set of ``responders`` combatants
-    (all of them at once when ``responders`` is None or covers everyone)."""
-    ids = [c["id"] for c in combatants_for(cfg)]
-    k = cfg.responders
-    if k is None or k >= len(ids):
-        return [None]
-    return [tuple(team) for team in itertools.combinations(ids, k)]
-
-
-def _run_one(cfg: Config) -> Report:
-    return Explorer(cfg).run()
-
-
-def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
-    """Explore every run of ``cfg`` (one per set of answerers) and merge them;
-    with ``jobs`` > 1 the runs share that many processes."""
-    runs = [replace(cfg, answerers=team) for team in answerer_sets(cfg)]
-    total = Report(cfg)
-    start = time.perf_counter()
-    if jobs > 1 and len(runs) > 1:
-        _explore_parallel(runs, total, progress, jobs)
-    else:
-        _explore_serial(runs, total, progress)
-    total.seconds = time.perf_counter() - start
-    return total
-
-
-def _explore_serial(runs, total, progress):
-    for number, run in enumerate(runs, 1):
-        if total.violation is not None:      # only a shorter counterexample is of interest
-            run = replace(run, max_levels=len(total.violation.path) - 1)
-        step = None if progress is None else (
-            lambda rep, done, size, n=number: progress(total, rep, n, len(runs), done, size))
-        _merge(total, Explorer(run, step).run())
-
-
-def _ignore_interrupts():
-    """Pool workers leave Ctrl-C to the parent, which stops the pool and exits."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _explore_parallel(runs, total, progress, jobs):
-    context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(runs)), initializer=_ignore_interrupts) as pool:
-        for number, report in enumerate(pool.imap_unordered(_run_one, runs), 1):
-            _merge(total, report)
-            if progress is not None:
-                progress(total, None, number, len(runs), 0, 0)
-
-
-def _merge(total: Report, part: Report) -> None:
-    for name in ("states", "transitions", "steps", "beyond"):
-        setattr(total, name, getattr(total, name) + getattr(part, name))
-    total.depth_reached = max(total.depth_reached, part.depth_reached)
-    total.stack_reached = max(total.stack_reached, part.stack_reached)
-    total.complete = total.complete and part.complete
-    total.runs += 1
-    if part.violation is not None and (total.violation is None or
-                                       len(part.violation.path) < len(total.violation.path)):
-        total.violation = part.violation
-    total.audit.merge(part.audit)
-
-
