@@ -1,4 +1,7 @@
-"""Shared helpers: small encounters and a one-call step."""
+"""Shared helpers: small encounters and a one-call step; a headless
+Chromium for the site's pages."""
+
+import shutil
 
 import pytest
 
@@ -40,3 +43,33 @@ def e4():
 @pytest.fixture
 def p2():
     return party_pf2()
+
+
+# -- a real browser (the site's tests) -------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium through Selenium, shared by the site's tests."""
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("Chromium and chromedriver are not installed (.ci/run installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1280,1600"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def console_errors(driver) -> list:
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]

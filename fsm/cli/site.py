@@ -17,13 +17,22 @@ Building it needs Graphviz's dot (the pictures are drawn as SVG).
 Every page reads without JavaScript; the scenario pages add a step-through
 (previous/next, the arrow keys, #step-N in the address).
 
+--live adds live/index.html, a checker that runs this package in the
+browser under Pyodide: paste a scenario, get every verdict and the
+step-through; the address holds the scenario, so a link reproduces it. The
+build needs npm, to fetch the pyodide package (about 14 MB, copied into the
+site: nothing is fetched when the page is viewed), unless --pyodide names a
+copy of it. Browsers load WebAssembly only over HTTP: serve the folder (for
+a look on your own machine: python -m http.server -d OUT).
+
 Built without --sources, no sentence of the texts appears: the pages give
 them in our words. With --sources the originals are shown beside them, for a
 private build; the pages say so.
 
-exit status: 0 built, 2 bad usage.
+exit status: 0 built, 2 bad usage (or npm could not fetch the runtime).
 examples:
   fsm site site/
+  fsm site site/ --live                          (adds the live checker; needs npm)
   fsm site site/ --sources ../shared/seeds      (private: the texts' sentences shown)
 """
 
@@ -38,16 +47,22 @@ def add_parser(sub) -> None:
     site.add_argument("--sources", metavar="DIR", default=None,
                       help="folder holding the texts: show their sentences too (a private "
                            f"build; ${SEEDS_ENV} is not read here, on purpose)")
+    site.add_argument("--live", action="store_true",
+                      help="add the live checker (runs fsm in the browser; the build needs "
+                           "npm unless --pyodide is given)")
+    site.add_argument("--pyodide", metavar="PATH", default=None,
+                      help="with --live: the pyodide npm package, as its folder or its .tgz, "
+                           "instead of fetching it with npm")
     site.add_argument("--root", default=None, help=argparse.SUPPRESS)
     site.set_defaults(func=cmd_site)
 
 
 def cmd_site(args) -> int:
-    from ..site import build
+    from ..site.build import build
     sources_folder(args.sources)
     start = time.perf_counter()
     try:
-        written = build(args.out, args.root, args.sources)
+        written = build(args.out, args.root, args.sources, args.live, args.pyodide)
     except OSError as exc:
         print(f"fsm site: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
         return 2

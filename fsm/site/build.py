@@ -26,17 +26,30 @@ from .stepthrough import scenario_page
 SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
 
 
-def build(out, root=None, sources=None) -> list:
-    """Write the site under ``out``; return the files written."""
+def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
+    """Write the site under ``out``; return the files written. With ``live``,
+    also the live checker (:mod:`.live`; its runtime from ``pyodide``, a
+    folder or .tgz of the npm package, else fetched with npm)."""
     root = Path(root or S.default_root())
     spec = S.load(root, with_tests=(root / "tests").is_dir())
     texts = S.find_sources(spec, sources) if sources else None
     cites = Citations(root)
     out = Path(out)
-    files = {"style.css": STYLE.lstrip()}
+    files = {}
+    if live:
+        from .live import live_files, pyodide_files
+        from .stepthrough import edge_titles
+        runtime = pyodide_files(pyodide)        # first: the step that can fail
+        examples = {p.name: p.read_text(encoding="utf-8") for p in
+                    sorted((root / "spec" / "scenarios").iterdir())
+                    if p.suffix in SCENARIO_EXTENSIONS}
+        files.update(live_files(root, examples,
+                                {rs: render(rs, "overview", "svg") for rs in RULESETS},
+                                {rs: edge_titles(rs) for rs in RULESETS}, runtime))
+    files["style.css"] = STYLE.lstrip()
     scenarios = sorted(p for p in (root / "spec" / "scenarios").iterdir()
                        if p.suffix in SCENARIO_EXTENSIONS)
-    files["index.html"] = _home(spec, scenarios)
+    files["index.html"] = _home(spec, scenarios, live)
     files["rules.html"] = _rules_index(spec)
     for rule in spec.rules:
         files[f"rule/{rule['id']}.html"] = _rule_page(spec, rule, texts)
@@ -51,12 +64,15 @@ def build(out, root=None, sources=None) -> list:
     for name, text in files.items():
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            target.write_bytes(text)
+        else:
+            target.write_text(text, encoding="utf-8")
         written.append(target)
     return written
 
 
-def _home(spec, scenarios) -> str:
+def _home(spec, scenarios, live=False) -> str:
     rows = []
     for path in scenarios:
         doc = load(path)
@@ -68,6 +84,8 @@ def _home(spec, scenarios) -> str:
              "Pathfinder 2e): every step of a situation gets a verdict, with the rules "
              "behind it. Each question below is a scenario the machine replays; step "
              "through it to see the verdicts, the stack and the machine's phase.</p>",
+             *(['<p><a href="live/index.html">The live checker</a>: paste a scenario '
+                'and the machine judges it in your browser.</p>'] if live else []),
              "<h2>Classic questions</h2>",
              table(("ruleset", "question", "answer", ""), rows)]
     for name in RULESETS:

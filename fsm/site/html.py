@@ -21,7 +21,7 @@ def page(title: str, body: str, depth: int = 0) -> str:
     nav = " · ".join(f'<a href="{up}{href}">{esc(name)}</a>' for href, name in NAV)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f'<title>{esc(title)} · fsm</title>\n'
+            f'<title>{esc(title)} · fsm</title>\n<link rel="icon" href="data:,">\n'
             f'<link rel="stylesheet" href="{up}style.css">\n</head>\n<body>\n'
             f'<nav aria-label="site">{nav}</nav>\n<main>\n<h1>{esc(title)}</h1>\n{body}\n'
             f'</main>\n</body>\n</html>\n')
@@ -75,51 +75,88 @@ code { font-size: .95em; }
 tr.current { outline: 3px solid var(--lit); }
 .panel { border: 2px solid var(--line); padding: .6rem .8rem; margin: .8rem 0; }
 .note { color: var(--muted); }
+.failures { color: var(--no); font-weight: bold; }
+textarea { font-family: ui-monospace, monospace; max-width: 100%; }
 @media print { nav, .controls { display: none; } }
 """
 
+def step_panel() -> str:
+    """The step-through's panel (hidden until the script shows it)."""
+    return ('<div id="step-panel" class="panel" hidden aria-live="polite">\n'
+            '<p class="controls"><button id="prev" type="button">&larr; previous</button> '
+            '<button id="next" type="button">next &rarr;</button> '
+            '<span class="note">(or the arrow keys)</span></p>\n'
+            '<p><strong data-field="step"></strong>: <span data-field="what"></span> '
+            '&mdash; <span data-field="verdict"></span></p>\n'
+            '<p>Rules cited: <span data-field="rules"></span></p>\n'
+            '<p>Why: <span data-field="explain"></span></p>\n'
+            '<p class="failures" data-field="failures"></p>\n'
+            '<p>Phase: <code data-field="phase"></code>; stack (top last): '
+            '<span data-field="stack"></span></p>\n'
+            '<p>Budgets: <span data-field="budgets"></span></p>\n</div>')
+
+
+# fsmSteps(data, svg, onShow): step through data.steps on the panel above,
+# lighting the phase and the taken edges on ``svg`` and the current row of
+# tr[data-step]; ``onShow(n)`` is told each step shown. One stepper at a
+# time answers the buttons and the arrow keys.
 STEP_SCRIPT = """
 (function () {
-  var data = JSON.parse(document.getElementById('steps-data').textContent);
+  var active = null;
   var panel = document.getElementById('step-panel');
-  var svg = document.querySelector('svg.machine');
-  var current = 0;
-  function light(kind, names) {
+  function light(svg, kind, names) {
     svg.querySelectorAll('g.' + kind).forEach(function (g) {
       var t = g.querySelector('title');
-      var on = t && names.indexOf(t.textContent) >= 0;
-      g.classList.toggle('lit', on);
+      g.classList.toggle('lit', Boolean(t) && names.indexOf(t.textContent) >= 0);
     });
   }
-  function show(n) {
-    current = Math.max(0, Math.min(data.steps.length, n));
-    var s = current === 0 ? data.start : data.steps[current - 1];
-    panel.querySelector('[data-field=step]').textContent =
-      current === 0 ? 'before the first step' : 'step ' + current + ' of ' + data.steps.length;
-    panel.querySelector('[data-field=what]').textContent = s.what;
-    var v = panel.querySelector('[data-field=verdict]');
-    v.textContent = s.verdict + (s.reason ? ' (' + s.reason + ')' : '');
-    v.className = s.verdict ? 'verdict-' + s.verdict : '';
-    panel.querySelector('[data-field=rules]').textContent = s.rules.join(', ');
-    panel.querySelector('[data-field=explain]').textContent = s.explain;
-    panel.querySelector('[data-field=phase]').textContent = s.phase;
-    panel.querySelector('[data-field=stack]').textContent = s.stack.join(' \\u2190 ') || 'empty';
-    panel.querySelector('[data-field=budgets]').textContent = s.budgets;
-    light('node', [s.phase]);
-    light('edge', s.edges);
+  function field(name, text) { panel.querySelector('[data-field=' + name + ']').textContent = text; }
+  function show(st, n) {
+    var data = st.data;
+    st.current = Math.max(0, Math.min(data.steps.length, n));
+    var s = st.current === 0 ? data.start : data.steps[st.current - 1];
+    field('step', st.current === 0 ? 'before the first step'
+                                    : 'step ' + st.current + ' of ' + data.steps.length);
+    field('what', s.what);
+    field('verdict', s.verdict + (s.reason ? ' (' + s.reason + ')' : ''));
+    panel.querySelector('[data-field=verdict]').className = s.verdict ? 'verdict-' + s.verdict : '';
+    field('rules', s.rules.join(', '));
+    field('explain', s.explain);
+    field('failures', s.failures.length ? 'Expected, and not so: ' + s.failures.join('; ') : '');
+    field('phase', s.phase);
+    field('stack', s.stack.join(' \\u2190 ') || 'empty');
+    field('budgets', s.budgets);
+    light(st.svg, 'node', [s.phase]);
+    light(st.svg, 'edge', s.edges);
     document.querySelectorAll('tr[data-step]').forEach(function (tr) {
-      tr.classList.toggle('current', Number(tr.dataset.step) === current);
+      tr.classList.toggle('current', Number(tr.dataset.step) === st.current);
     });
-    if (current > 0) { history.replaceState(null, '', '#step-' + current); }
+    if (st.onShow) { st.onShow(st.current); }
   }
-  document.getElementById('prev').addEventListener('click', function () { show(current - 1); });
-  document.getElementById('next').addEventListener('click', function () { show(current + 1); });
+  document.getElementById('prev').addEventListener('click', function () {
+    if (active) { show(active, active.current - 1); } });
+  document.getElementById('next').addEventListener('click', function () {
+    if (active) { show(active, active.current + 1); } });
   document.addEventListener('keydown', function (e) {
-    if (e.key === 'ArrowLeft') { show(current - 1); }
-    if (e.key === 'ArrowRight') { show(current + 1); }
+    if (!active || (e.target && /^(TEXTAREA|INPUT|SELECT)$/.test(e.target.tagName))) { return; }
+    if (e.key === 'ArrowLeft') { show(active, active.current - 1); }
+    if (e.key === 'ArrowRight') { show(active, active.current + 1); }
   });
+  window.fsmSteps = function (data, svg, onShow, first) {
+    active = {data: data, svg: svg, onShow: onShow, current: 0};
+    panel.hidden = false;
+    show(active, first || 0);
+  };
+})();
+"""
+
+# A scenario page: its steps are in #steps-data; #step-N is the step shown.
+SCENARIO_SCRIPT = """
+(function () {
+  var data = JSON.parse(document.getElementById('steps-data').textContent);
   var m = /^#step-(\\d+)$/.exec(location.hash);
-  panel.hidden = false;
-  show(m ? Number(m[1]) : 0);
+  window.fsmSteps(data, document.querySelector('svg.machine'), function (n) {
+    if (n > 0) { history.replaceState(null, '', '#step-' + n); }
+  }, m ? Number(m[1]) : 0);
 })();
 """

@@ -1,0 +1,256 @@
+"""The live checker page (``fsm site OUT --live``): paste or edit a scenario
+and the project's own ``fsm`` package judges it in the browser, under
+Pyodide.
+
+What the build writes under ``OUT/live/``:
+
+* ``pyodide/``: the runtime's files from the ``pyodide`` npm package (fetched
+  with ``npm pack`` at build time, or taken from ``--pyodide`` when given);
+* ``fsm-live.zip``: the pure-Python code the page runs: ``fsm``,
+  ``transitions`` and ``six``, PyYAML's Python half, ``spec/rules.yaml``
+  (for the rule statements) and the licences of what it carries;
+* ``index.html``: the page. The scenario is in the address
+  (``#scenario=`` its text in base64url, ``&step=N`` the step shown), so a
+  link reproduces it.
+
+Nothing is fetched from elsewhere when the page is viewed; browsers load
+WebAssembly only over HTTP, so the site is served (any static server).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+
+from ..errors import ConfigError
+from .html import STEP_SCRIPT, esc, inline_svg, page, step_panel, table
+
+PYODIDE_VERSION = "314.0.7"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+BUNDLE = "fsm-live.zip"
+CARRIED = (("transitions", "transitions"), ("six", "six"), ("yaml", "PyYAML"))
+
+
+def pyodide_files(given=None) -> dict:
+    """name -> bytes of the runtime's files, from ``given`` (a folder holding
+    them or the npm package's .tgz) or from ``npm pack``."""
+    if given is not None:
+        return _from_given(Path(given))
+    npm = shutil.which("npm")
+    if npm is None:
+        raise ConfigError("fsm site --live needs npm (Node.js) to fetch the pyodide package; "
+                          "install npm, or give --pyodide with a copy of the package")
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            done = subprocess.run([npm, "pack", f"pyodide@{PYODIDE_VERSION}",
+                                   "--pack-destination", tmp, "--silent"],
+                                  capture_output=True, text=True, timeout=600, check=False)
+        except subprocess.TimeoutExpired:
+            raise ConfigError("npm pack pyodide did not finish in 10 minutes") from None
+        packed = sorted(Path(tmp).glob("pyodide-*.tgz"))
+        if done.returncode != 0 or not packed:
+            last = (done.stderr.strip().splitlines() or ["no package written"])[-1]
+            raise ConfigError(f"npm pack pyodide@{PYODIDE_VERSION} failed: {last}")
+        return _from_tgz(packed[0])
+
+
+def _from_given(path: Path) -> dict:
+    if path.is_dir():
+        found = {name: path / name for name in PYODIDE_FILES}
+        missing = [name for name, p in found.items() if not p.is_file()]
+        if missing:
+            raise ConfigError(f"--pyodide {path}: no {missing[0]} there")
+        return {name: p.read_bytes() for name, p in found.items()}
+    if path.is_file() and path.name.endswith(".tgz"):
+        return _from_tgz(path)
+    raise ConfigError(f"--pyodide {path}: give the pyodide npm package's folder or .tgz")
+
+
+def _from_tgz(path: Path) -> dict:
+    out = {}
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            for name in PYODIDE_FILES:
+                member = tar.extractfile(f"package/{name}")
+                if member is None:
+                    raise KeyError(name)
+                out[name] = member.read()
+    except (tarfile.TarError, KeyError, OSError) as exc:
+        raise ConfigError(f"{path}: not the pyodide package ({exc})") from None
+    return out
+
+
+def _python_files(folder: Path):
+    for p in sorted(folder.rglob("*.py")):
+        if "__pycache__" not in p.parts:
+            yield p
+
+
+def bundle(root: Path) -> bytes:
+    """The zip the page unpacks into Pyodide's file system."""
+    import fsm
+    import six
+    import transitions
+    import yaml
+    target = tempfile.SpooledTemporaryFile()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+        for package in (fsm, transitions, yaml):
+            folder = Path(package.__file__).parent
+            for p in _python_files(folder):
+                z.write(p, f"{folder.name}/{p.relative_to(folder).as_posix()}")
+        z.write(six.__file__, "six.py")
+        z.write(root / "spec" / "rules.yaml", "spec/rules.yaml")
+        for module, dist in CARRIED:
+            for name, text in _licences(dist):
+                z.writestr(f"licences/{module}-{name}", text)
+    target.seek(0)
+    return target.read()
+
+
+def _licences(dist: str) -> list:
+    try:
+        files = importlib.metadata.distribution(dist).files or ()
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [(Path(str(f)).name, f.read_text()) for f in files
+            if Path(str(f)).name.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
+
+
+def live_files(root: Path, examples: dict, pictures: dict, edges: dict, runtime: dict) -> dict:
+    """Site-relative name -> text or bytes of every file of the live checker."""
+    files = {f"live/pyodide/{name}": data for name, data in runtime.items()}
+    files[f"live/{BUNDLE}"] = bundle(root)
+    files["live/index.html"] = _page(examples, pictures, edges)
+    return files
+
+
+def _page(examples: dict, pictures: dict, edges: dict) -> str:
+    options = "".join(f'<option value="{esc(name)}">{esc(name)}</option>' for name in examples)
+    svgs = "\n".join(f'<div data-ruleset="{esc(rs)}" hidden>{inline_svg(svg, "machine")}</div>'
+                     for rs, svg in pictures.items())
+    head = table(("step", "what", "verdict", "rules", "why", "expected, and not so"), [])
+    body = f"""<p>Paste or edit a scenario (JSON or YAML, the format <code>fsm check</code>
+reads) and press <em>Check</em>: the <code>fsm</code> package itself judges every step,
+in this page, under Pyodide {esc(PYODIDE_VERSION)}. Nothing is sent anywhere. The
+address holds the scenario: copy it to share this exact case.</p>
+<noscript><p>The live checker needs JavaScript; every other page of the site reads
+without it.</p></noscript>
+<p><label for="example">Start from a worked example:</label>
+<select id="example"><option value="">(choose)</option>{options}</select></p>
+<p><label for="source">Scenario</label><br>
+<textarea id="source" rows="18" cols="90" spellcheck="false"></textarea></p>
+<p><button id="check" type="button" disabled>Check</button>
+<span id="status" role="status">loading Python&hellip;</span></p>
+<p id="error" class="failures" role="alert" hidden></p>
+<div id="result" hidden>
+{head.replace('<tbody>', '<tbody id="verdicts">')}
+{step_panel()}
+{svgs}
+</div>
+<script type="application/json" id="edges">{_json(edges)}</script>
+<script type="application/json" id="examples">{_json(examples)}</script>
+<script>{STEP_SCRIPT}</script>
+<script type="module">{LIVE_SCRIPT}</script>
+<p class="note">The runtime is Pyodide (Mozilla Public License 2.0); the bundle carries
+transitions, six and PyYAML with their licences.</p>"""
+    return page("Live checker", body, depth=1)
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+
+
+LIVE_SCRIPT = """
+import { loadPyodide } from './pyodide/pyodide.mjs';
+const $ = (id) => document.getElementById(id);
+const edges = $('edges').textContent;
+const examples = JSON.parse($('examples').textContent);
+let judge = null;
+let checked = 0;
+
+function encode(text) {
+  let bin = '';
+  new TextEncoder().encode(text).forEach((b) => { bin += String.fromCharCode(b); });
+  return btoa(bin).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+}
+function decode(s) {
+  s = s.replace(/-/g, '+').replace(/_/g, '/');
+  while (s.length % 4) { s += '='; }
+  return new TextDecoder().decode(Uint8Array.from(atob(s), (c) => c.charCodeAt(0)));
+}
+function fromAddress() {
+  const m = /^#scenario=([A-Za-z0-9_-]*)(?:&step=(\\d+))?$/.exec(location.hash);
+  if (!m) { return null; }
+  try { return { text: decode(m[1]), step: m[2] ? Number(m[2]) : 0 }; }
+  catch (e) { return null; }
+}
+function cell(tr, text, cls) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (cls) { td.className = cls; }
+  tr.appendChild(td);
+  return td;
+}
+function render(answer, encoded, step) {
+  $('error').hidden = answer.ok;
+  $('result').hidden = !answer.ok;
+  if (!answer.ok) { $('error').textContent = answer.error; return; }
+  const body = $('verdicts');
+  body.textContent = '';
+  answer.steps.forEach((s, i) => {
+    const tr = document.createElement('tr');
+    tr.dataset.step = String(i + 1);
+    tr.dataset.verdict = s.verdict;
+    cell(tr, String(i + 1));
+    cell(tr, s.what);
+    cell(tr, s.verdict + (s.reason ? ' (' + s.reason + ')' : ''), 'verdict-' + s.verdict);
+    cell(tr, s.rules.join(', '));
+    cell(tr, s.explain);
+    cell(tr, s.failures.join('; '), 'failures');
+    body.appendChild(tr);
+  });
+  let svg = null;
+  document.querySelectorAll('#result [data-ruleset]').forEach((div) => {
+    div.hidden = div.dataset.ruleset !== answer.ruleset;
+    if (!div.hidden) { svg = div.querySelector('svg'); }
+  });
+  window.fsmSteps(answer, svg, (n) => {
+    history.replaceState(null, '', '#scenario=' + encoded + (n ? '&step=' + n : ''));
+  }, step);
+}
+function check(step) {
+  const text = $('source').value;
+  const answer = JSON.parse(judge(text, edges));
+  render(answer, encode(text), step || 0);
+  checked += 1;
+  document.body.dataset.checked = String(checked);
+}
+$('example').addEventListener('change', () => {
+  if (examples[$('example').value] !== undefined) { $('source').value = examples[$('example').value]; }
+});
+$('check').addEventListener('click', () => check(0));
+const start = fromAddress();
+if (start) { $('source').value = start.text; }
+try {
+  const py = await loadPyodide({ indexURL: new URL('pyodide/', location.href).href });
+  const zip = await (await fetch('fsm-live.zip')).arrayBuffer();
+  py.unpackArchive(zip, 'zip', { extractDir: '/home/pyodide/fsm-live' });
+  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/fsm-live')");
+  judge = py.runPython('from fsm.site.trace import judge_json; judge_json');
+  $('status').textContent = 'ready';
+  $('check').disabled = false;
+  document.body.dataset.ready = 'yes';
+  if (start) { check(start.step); }
+} catch (e) {
+  $('status').textContent = 'Python could not be loaded here: ' + e
+    + ' (serve the site over HTTP; browsers load WebAssembly only so)';
+  document.body.dataset.ready = 'failed';
+}
+"""

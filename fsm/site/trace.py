@@ -1,0 +1,86 @@
+"""A scenario replayed step by step for a page: each step's verdict, reason,
+cited rules, explanation, what was expected of it and did not happen, the
+phase, the stack, the budgets and the edges of the machine's picture it
+took.
+
+The same function serves the scenario pages (at build time) and the live
+checker (in the browser, under Pyodide): :func:`judge` takes the text a user
+pasted and answers in JSON, so this module imports nothing beyond the engine
+and the scenario reader (no Graphviz, no file system).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import FsmError
+from ..io.scenario import parse_text
+from ..report import describe
+from ..scenario import build, play_step
+
+
+class _Taken:
+    """An observer of the encounter: the transitions each step takes."""
+
+    def __init__(self):
+        self.moves = []
+
+    def on_transition(self, enc, trigger, source, dest, st):
+        self.moves.append((trigger, source, dest))
+
+
+def move_key(trigger, source, dest) -> str:
+    """How a transition is named in the table of edge titles a page carries."""
+    return f"{trigger} {source} {dest}"
+
+
+def _budgets(facts) -> str:
+    return "; ".join(f"{who}: " + ", ".join(f"{k} {v}" for k, v in b.items())
+                     for who, b in facts["budgets"].items())
+
+
+def trace(doc, path, lines, edges) -> tuple:
+    """(the start as a step, every step's record); ``edges`` maps
+    :func:`move_key` to the title of the edge that draws it. A step that
+    cannot be read raises :class:`~fsm.errors.InputError`."""
+    enc = build(doc, path)
+    taken = enc.observer = _Taken()
+    facts = enc.facts()
+    start = {"what": "the encounter starts", "verdict": "", "reason": None, "rules": [],
+             "explain": "", "failures": [], "phase": facts["state"], "stack": facts["stack"],
+             "budgets": _budgets(facts), "edges": []}
+    records = []
+    for index, data in enumerate(doc["steps"], 1):
+        taken.moves.clear()
+        result = play_step(enc, data, path, index, lines)
+        v = result.verdict
+        facts = enc.facts()
+        lit = {edges.get(move_key(*m)) for m in taken.moves} - {None}
+        records.append({
+            "what": describe(data), "verdict": v.verdict, "reason": v.reason,
+            "rules": list(v.rules), "explain": v.says or "", "failures": result.failures,
+            "phase": facts["state"], "stack": facts["stack"], "budgets": _budgets(facts),
+            "edges": sorted(lit)})
+    return start, records
+
+
+def judge(text: str, edges_by_ruleset: dict) -> dict:
+    """The live checker's answer for a pasted scenario (JSON when it starts
+    with a brace, YAML otherwise): ``{"ok": true, "ruleset", "id", "start",
+    "steps"}``, or ``{"ok": false, "error": one line}`` as ``fsm check``
+    would print it."""
+    name = "scenario.json" if text.lstrip().startswith("{") else "scenario.yaml"
+    lines: dict = {}
+    try:
+        doc = parse_text(text, name, lines)
+        ruleset = doc.get("ruleset") if isinstance(doc, dict) else None
+        start, records = trace(doc, name, lines, edges_by_ruleset.get(ruleset) or {})
+    except FsmError as exc:
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"), "start": start,
+            "steps": records}
+
+
+def judge_json(text: str, edges_json: str) -> str:
+    """:func:`judge` with JSON in and out (what the page's script calls)."""
+    return json.dumps(judge(text, json.loads(edges_json)), ensure_ascii=False)

@@ -1,0 +1,217 @@
+"""The live checker: ``fsm site OUT --live`` bundles the Pyodide runtime and
+the project's own code; served over HTTP, the page judges a pasted scenario,
+JSON or YAML, exactly as ``fsm check`` does, and a link reproduces it.
+
+The build fetches the ``pyodide`` npm package with npm (CI has it)."""
+
+import base64
+import functools
+import http.server
+import json
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import console_errors
+from fsm.cli import main
+from fsm.site.live import PYODIDE_FILES
+from fsm.site.stepthrough import edge_titles
+from fsm.site.trace import judge
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((ROOT / "spec" / "scenarios").glob("*.json"))
+VECTORS = [ROOT / "spec" / "vectors" / name for name in (
+    "4e-opportunity-provoked.json", "4e-scene-move-provokes-as-it-leaves-a-square.json",
+    "pf2-extra-reactions-one-per-trigger.json", "pf2-similar-triggers-gm.json")]
+
+
+def _check_json(path, capsys) -> dict:
+    """What ``fsm check --json`` says of a file: its steps' verdicts, or its error."""
+    status = main(["check", "--json", str(path)])
+    out, err = capsys.readouterr()
+    if status == 2:
+        return {"error": err.strip()}
+    doc = json.loads(out)
+    doc = doc[0] if isinstance(doc, list) else doc
+    return {"steps": [(s["verdict"], s["reason"], s["rules"], s["failures"])
+                      for s in doc["steps"]]}
+
+
+def _judged(answer) -> dict:
+    if not answer["ok"]:
+        return {"error": answer["error"]}
+    return {"steps": [(s["verdict"], s["reason"], s["rules"], s["failures"])
+                      for s in answer["steps"]]}
+
+
+@pytest.mark.parametrize("path", SCENARIOS + VECTORS, ids=lambda p: p.name)
+def test_judge_gives_what_fsm_check_gives(path, capsys):
+    """The function the page runs, on a file's text, gives fsm check's
+    verdicts, reasons, rules and failed expectations; as YAML too."""
+    assert path.exists(), path
+    edges = {rs: edge_titles(rs) for rs in ("dnd4e", "pf2e")}
+    want = _check_json(path, capsys)
+    text = path.read_text(encoding="utf-8")
+    assert _judged(judge(text, edges)) == want
+    as_yaml = yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
+    assert _judged(judge(as_yaml, edges)) == want
+
+
+def test_judge_reads_an_unreadable_step_as_fsm_check_does(tmp_path, capsys):
+    """A step that cannot be read: one line, the same as fsm check's but
+    for the file's name; nothing else."""
+    doc = json.loads(SCENARIOS[0].read_text(encoding="utf-8"))
+    doc["steps"][1] = {"actor": "c1", "do": "dance"}
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    want = _check_json(path, capsys)["error"]
+    got = judge(path.read_text(encoding="utf-8"), {})
+    assert got["ok"] is False and "\n" not in got["error"]
+    assert got["error"].replace("scenario.json", str(path), 1) in want
+    assert judge("{not json", {})["ok"] is False
+    assert judge("- just\n- a list\n", {})["ok"] is False
+
+
+# -- the built site, in a real browser ---------------------------------------------------
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("live-site")
+    assert main(["site", str(out), "--live"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def served(live_site):
+    """The built site over HTTP on the loopback address (WebAssembly needs it)."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(live_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/live/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_live_build_carries_the_runtime_and_the_code(live_site):
+    live = live_site / "live"
+    for name in PYODIDE_FILES:
+        assert (live / "pyodide" / name).stat().st_size > 0, name
+    with zipfile.ZipFile(live / "fsm-live.zip") as z:
+        names = set(z.namelist())
+    assert {"fsm/site/trace.py", "fsm/engine/encounter.py", "transitions/core.py", "six.py",
+            "yaml/__init__.py", "spec/rules.yaml"} <= names
+    assert not [n for n in names if n.endswith((".so", ".pyc"))]
+    assert any(n.startswith("licences/transitions-") for n in names)
+    assert 'href="live/index.html"' in (live_site / "index.html").read_text(encoding="utf-8")
+
+
+def _wait(browser, condition, seconds=120):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = browser.execute_script(condition)
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for: {condition}")
+
+
+def _ready(browser, url):
+    browser.get(url)
+    state = _wait(browser, "return document.body.dataset.ready")
+    assert state == "yes", browser.find_element("id", "status").text
+
+
+def _paste_and_check(browser, text) -> dict:
+    before = browser.execute_script("return Number(document.body.dataset.checked || 0)")
+    browser.execute_script("document.getElementById('source').value = arguments[0];"
+                           "document.getElementById('check').click();", text)
+    _wait(browser, f"return Number(document.body.dataset.checked || 0) > {before}")
+    return _shown(browser)
+
+
+def _shown(browser) -> dict:
+    error = browser.execute_script(
+        "var e = document.getElementById('error'); return e.hidden ? null : e.textContent")
+    if error is not None:
+        return {"error": error}
+    rows = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#verdicts tr')).map(function (tr) {"
+        "  var td = tr.querySelectorAll('td');"
+        "  return [tr.dataset.verdict, td[2].textContent, td[3].textContent, td[5].textContent];"
+        "});")
+    return {"steps": rows}
+
+
+def _as_shown(checked: dict) -> dict:
+    if "error" in checked:
+        return checked
+    return {"steps": [[v, v + (f" ({r})" if r else ""), ", ".join(rules), "; ".join(fails)]
+                      for v, r, rules, fails in checked["steps"]]}
+
+
+def test_the_live_page_judges_every_example_as_fsm_check_does(served, browser, capsys):
+    """Every gallery scenario and a few vectors pasted into the page, in
+    JSON and in YAML: each step's verdict, reason, rules and failed
+    expectations, as fsm check --json gives them; no console error."""
+    _ready(browser, served)
+    for path in SCENARIOS + VECTORS:
+        want = _as_shown(_check_json(path, capsys))
+        text = path.read_text(encoding="utf-8")
+        assert _paste_and_check(browser, text) == want, path.name
+        as_yaml = yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
+        assert _paste_and_check(browser, as_yaml) == want, path.name + " as YAML"
+    shown = _paste_and_check(browser, '{"format": 1, "ruleset": "dnd4e"')
+    assert "error" in shown and "\n" not in shown["error"].strip()
+    assert console_errors(browser) == []
+
+
+def test_a_link_reproduces_the_scenario_and_the_step(served, browser):
+    """The address after a check holds the scenario; opened afresh it shows
+    the same verdicts, and &step=N lands on step N, lit on the machine."""
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
+    text = path.read_text(encoding="utf-8")
+    _ready(browser, served)
+    first = _paste_and_check(browser, text)
+    link = browser.current_url
+    assert "#scenario=" in link
+    encoded = link.split("#scenario=", 1)[1].split("&", 1)[0]
+    padded = encoded + "=" * (-len(encoded) % 4)
+    assert base64.urlsafe_b64decode(padded).decode("utf-8") == text
+    browser.get("about:blank")
+    _ready(browser, link.split("&step=")[0] + "&step=3")
+    _wait(browser, "return document.body.dataset.checked")
+    assert _shown(browser) == first
+    current = browser.execute_script("return document.querySelector('tr.current').dataset.step")
+    assert current == "3"
+    lit = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#result div:not([hidden]) svg "
+        "g.node.lit title')).map(function (t) { return t.textContent; })")
+    answer = judge(text, {})
+    assert lit == [answer["steps"][2]["phase"]]
+    browser.find_element("id", "next").click()
+    assert browser.current_url.endswith("&step=4")
+
+
+def test_without_npm_or_with_a_wrong_copy_the_live_build_is_one_line_and_exit_2(
+        tmp_path, monkeypatch, capsys):
+    """No npm on the PATH, or --pyodide naming something else: one line,
+    exit 2, and nothing written."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    out = tmp_path / "out"
+    assert main(["site", str(out), "--live"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "npm" in err
+    for wrong in (tmp_path, tmp_path / "nothing.tgz", ROOT / "README.md"):
+        assert main(["site", str(out), "--live", "--pyodide", str(wrong)]) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not out.exists()
