@@ -163,3 +163,40 @@ def test_the_step_through_follows_the_machine(site, browser):
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "3"
     assert len(doc["steps"]) == len(data["steps"])
+
+
+def test_the_sequence_diagram_shows_the_steps_up_to_the_one_shown(site, browser):
+    """The scenario page's sequence diagram has the rows of the committed
+    Mermaid diagram, each marked with its step; stepping shows those up to
+    the current step and hides the later ones."""
+    from fsm.diagrams.model import trace_scenario
+    from fsm.diagrams.sequence import sequence_rows
+
+    name = "4e-reaction-between-attack-rolls"
+    rows = sequence_rows(*trace_scenario(ROOT / "spec" / "scenarios" / f"{name}.json"))
+    drawn = [step for step, line in rows
+             if not line.strip().startswith(("participant", "activate", "deactivate",
+                                             "rect", "end"))]
+    page = site / "scenario" / f"{name}.html"
+    marks = re.findall(r'data-seq-step="(\d+)"', page.read_text(encoding="utf-8"))
+    assert [int(m) for m in marks] == drawn
+    browser.get(page.as_uri())
+    shown = ("return Array.from(document.querySelectorAll('g[data-seq-step]'))"
+             ".filter(function (g) { return getComputedStyle(g).display !== 'none'; })"
+             ".map(function (g) { return Number(g.dataset.seqStep); })")
+    assert browser.execute_script(shown) == [s for s in drawn if s == 0]
+    for n in range(1, max(drawn) + 1):
+        browser.find_element("id", "next").click()
+        assert browser.execute_script(shown) == [s for s in drawn if s <= n], n
+
+
+def test_verdicts_differ_by_more_than_colour(site, browser):
+    """Allowed, rejected and GM verdicts read apart without colour (print,
+    colour blindness): each has its own weight, style or underline."""
+    browser.get((site / "scenario" / "pf2-disrupted-spell.html").as_uri())
+    looks = browser.execute_script(
+        "return ['allowed', 'rejected', 'gm'].map(function (v) {"
+        "  var e = document.createElement('span'); e.className = 'verdict-' + v;"
+        "  e.textContent = v; document.body.appendChild(e); var s = getComputedStyle(e);"
+        "  return [s.fontWeight, s.fontStyle, s.textDecorationLine]; })")
+    assert len({tuple(look) for look in looks}) == 3, looks

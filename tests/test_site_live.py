@@ -198,6 +198,11 @@ def test_a_link_reproduces_the_scenario_and_the_step(served, browser):
         "g.node.lit title')).map(function (t) { return t.textContent; })")
     answer = judge(text, {})
     assert lit == [answer["steps"][2]["phase"]]
+    rows = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#sequence g[data-seq-step]'))"
+        ".filter(function (g) { return getComputedStyle(g).display !== 'none'; })"
+        ".map(function (g) { return Number(g.dataset.seqStep); })")
+    assert rows and max(rows) == 3
     browser.find_element("id", "next").click()
     assert browser.current_url.endswith("&step=4")
 
@@ -215,3 +220,19 @@ def test_without_npm_or_with_a_wrong_copy_the_live_build_is_one_line_and_exit_2(
         assert main(["site", str(out), "--live", "--pyodide", str(wrong)]) == 2
         assert len(capsys.readouterr().err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_names_in_a_scenario_are_text_in_the_sequence_diagram():
+    """A combatant or action named with markup is drawn as text: the SVG the
+    page inserts holds no element of it."""
+    doc = json.loads(SCENARIOS[0].read_text(encoding="utf-8"))
+    doc["steps"][0]["name"] = '<img src=x onerror="alert(1)">'
+    answer = judge(json.dumps(doc), {})
+    assert answer["ok"], answer
+    assert "<img" not in answer["sequence"] and "img src=x" in answer["sequence"]
+    from fsm.site.sequence_svg import sequence_svg
+    drawn = sequence_svg([(0, "participant c1 as <b>bold</b>"),
+                          (1, "Note over c1: <script>alert(1)</script>"),
+                          (2, "c1->>c1: a <i>b</i>")])
+    assert "<b>" not in drawn and "<script>" not in drawn and "<i>" not in drawn
+    assert "&lt;script&gt;" in drawn and drawn.count('data-seq-step="') == 2

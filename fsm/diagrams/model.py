@@ -230,6 +230,11 @@ def trace_scenario(path) -> tuple:
     Returns ``(Replay, Trace)``; raises :class:`fsm.errors.InputError` on bad input.
     """
     doc, lines = load_source(path)
+    return trace_document(doc, path, lines)
+
+
+def trace_document(doc, path, lines=None) -> tuple:
+    """:func:`trace_scenario` for a document already read."""
     enc = build(doc, path)
     recorder = enc.observer = _Recorder()
     trace = Trace(doc["ruleset"], str(doc.get("id") or Path(path).stem))
@@ -243,5 +248,3 @@ def trace_scenario(path) -> tuple:
         top = enc.stack[-1]
         trace.after[index] = (enc.state, top.id, top.done, top.parts, top.outcome)
     return Replay(doc, str(path), enc, results), trace
-
-

@@ -40,24 +40,30 @@ def sequence_diagram(replay: Replay, trace: Trace) -> str:
     """A Mermaid sequence diagram of a replayed scenario: a lane per combatant,
     each action and response, each trigger window, what resolved, was lost or
     disrupted, and the steps the rules refused."""
-    enc = replay.encounter
-    lanes = _lanes(replay)
     lines = ["---", f"title: {mermaid_text(trace.title)} · step by step", "---",
              "sequenceDiagram"]
-    lines.extend(f"  participant {alias} as {mermaid_text(_lane_title(enc, cid))}"
-                 for cid, alias in lanes.alias.items())
+    return "\n".join(lines + [line for _, line in sequence_rows(replay, trace)]) + "\n"
+
+
+def sequence_rows(replay: Replay, trace: Trace) -> list:
+    """The diagram's statements after its header, each with the step it
+    belongs to (0: before the first): (step, line)."""
+    enc = replay.encounter
+    lanes = _lanes(replay)
+    rows = [(0, f"  participant {alias} as {mermaid_text(_lane_title(enc, cid))}")
+            for cid, alias in lanes.alias.items()]
     first = enc.order[0]
-    lines.append(f"  Note over {lanes.all()}: round 1 · {mermaid_text(first)}'s turn starts")
+    rows.append((0, f"  Note over {lanes.all()}: round 1 · {mermaid_text(first)}'s turn starts"))
     shown = None
     for result in replay.results:
-        lines.extend("  " + line for line in _step_lines(result, enc, lanes))
+        rows.extend((result.index, "  " + line) for line in _step_lines(result, enc, lanes))
         window = trace.after[result.index]
         if happened(result.verdict, result.data) and window != shown:
             note = _window_note(window, lanes)
             if note:
-                lines.append("  " + note)
+                rows.append((result.index, "  " + note))
             shown = window
-    return "\n".join(lines) + "\n"
+    return rows
 
 
 def _lanes(replay) -> _Lanes:

@@ -76,6 +76,9 @@ tr.current { outline: 3px solid var(--lit); }
 .panel { border: 2px solid var(--line); padding: .6rem .8rem; margin: .8rem 0; }
 .note { color: var(--muted); }
 .failures { color: var(--no); font-weight: bold; }
+.sequence-box { overflow-x: auto; }
+.sequence g.later { display: none; }
+.sequence .seq-refused { fill: var(--no); font-style: italic; }
 textarea { font-family: ui-monospace, monospace; max-width: 100%; }
 @media print { nav, .controls { display: none; } }
 """
@@ -94,6 +97,14 @@ def step_panel() -> str:
             '<p>Phase: <code data-field="phase"></code>; stack (top last): '
             '<span data-field="stack"></span></p>\n'
             '<p>Budgets: <span data-field="budgets"></span></p>\n</div>')
+
+
+def sequence_box(svg: str) -> str:
+    """The sequence diagram under its heading; the step-through shows its
+    rows up to the current step (all of them without the script)."""
+    return ('<h2>Sequence</h2>\n<p class="note">A lane per combatant; with the '
+            'step-through, up to the step shown.</p>\n'
+            f'<div class="sequence-box">{svg}</div>')
 
 
 # fsmSteps(data, svg, onShow): step through data.steps on the panel above,
@@ -130,6 +141,9 @@ STEP_SCRIPT = """
     light(st.svg, 'edge', s.edges);
     document.querySelectorAll('tr[data-step]').forEach(function (tr) {
       tr.classList.toggle('current', Number(tr.dataset.step) === st.current);
+    });
+    document.querySelectorAll('g[data-seq-step]').forEach(function (g) {
+      g.classList.toggle('later', Number(g.dataset.seqStep) > st.current);
     });
     if (st.onShow) { st.onShow(st.current); }
   }

@@ -7,8 +7,10 @@ What the build writes under ``OUT/live/``:
 * ``pyodide/``: the runtime's files from the ``pyodide`` npm package (fetched
   with ``npm pack`` at build time, or taken from ``--pyodide`` when given);
 * ``fsm-live.zip``: the pure-Python code the page runs: ``fsm``,
-  ``transitions`` and ``six``, PyYAML's Python half, ``spec/rules.yaml``
-  (for the rule statements) and the licences of what it carries;
+  ``transitions`` and ``six``, PyYAML's Python half, the ``graphviz``
+  package (imported by ``fsm.diagrams``, never run: the page draws no DOT),
+  ``spec/rules.yaml`` (for the rule statements) and the licences of what it
+  carries;
 * ``index.html``: the page. The scenario is in the address
   (``#scenario=`` its text in base64url, ``&step=N`` the step shown), so a
   link reproduces it.
@@ -29,13 +31,14 @@ import zipfile
 from pathlib import Path
 
 from ..errors import ConfigError
-from .html import STEP_SCRIPT, esc, inline_svg, page, step_panel, table
+from .html import STEP_SCRIPT, esc, inline_svg, page, sequence_box, step_panel, table
 
 PYODIDE_VERSION = "314.0.7"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 BUNDLE = "fsm-live.zip"
-CARRIED = (("transitions", "transitions"), ("six", "six"), ("yaml", "PyYAML"))
+CARRIED = (("transitions", "transitions"), ("six", "six"), ("yaml", "PyYAML"),
+           ("graphviz", "graphviz"))
 
 
 def pyodide_files(given=None) -> dict:
@@ -96,12 +99,13 @@ def _python_files(folder: Path):
 def bundle(root: Path) -> bytes:
     """The zip the page unpacks into Pyodide's file system."""
     import fsm
+    import graphviz
     import six
     import transitions
     import yaml
     target = tempfile.SpooledTemporaryFile()
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
-        for package in (fsm, transitions, yaml):
+        for package in (fsm, transitions, yaml, graphviz):
             folder = Path(package.__file__).parent
             for p in _python_files(folder):
                 z.write(p, f"{folder.name}/{p.relative_to(folder).as_posix()}")
@@ -115,12 +119,21 @@ def bundle(root: Path) -> bytes:
 
 
 def _licences(dist: str) -> list:
+    """(file name, bytes) of the licence files an installed distribution lists."""
     try:
         files = importlib.metadata.distribution(dist).files or ()
     except importlib.metadata.PackageNotFoundError:
         return []
-    return [(Path(str(f)).name, f.read_text()) for f in files
-            if Path(str(f)).name.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
+    out = []
+    for f in files:
+        name = Path(str(f)).name
+        in_metadata = Path(str(f)).parts[0].endswith(".dist-info")
+        if in_metadata and name.upper().startswith(("LICENSE", "LICENCE", "COPYING")):
+            try:
+                out.append((name, Path(f.locate()).read_bytes()))
+            except OSError:
+                continue
+    return out
 
 
 def live_files(root: Path, examples: dict, pictures: dict, edges: dict, runtime: dict) -> dict:
@@ -153,13 +166,14 @@ without it.</p></noscript>
 {head.replace('<tbody>', '<tbody id="verdicts">')}
 {step_panel()}
 {svgs}
+{sequence_box('<div id="sequence"></div>')}
 </div>
 <script type="application/json" id="edges">{_json(edges)}</script>
 <script type="application/json" id="examples">{_json(examples)}</script>
 <script>{STEP_SCRIPT}</script>
 <script type="module">{LIVE_SCRIPT}</script>
 <p class="note">The runtime is Pyodide (Mozilla Public License 2.0); the bundle carries
-transitions, six and PyYAML with their licences.</p>"""
+transitions, six, PyYAML and graphviz with their licences.</p>"""
     return page("Live checker", body, depth=1)
 
 
@@ -216,6 +230,7 @@ function render(answer, encoded, step) {
     cell(tr, s.failures.join('; '), 'failures');
     body.appendChild(tr);
   });
+  $('sequence').innerHTML = answer.sequence;   // drawn by fsm.site.sequence_svg: text escaped
   let svg = null;
   document.querySelectorAll('#result [data-ruleset]').forEach((div) => {
     div.hidden = div.dataset.ruleset !== answer.ruleset;

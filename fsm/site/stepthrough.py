@@ -10,8 +10,9 @@ import json
 from ..diagrams import Picture, render
 from ..report import Citations
 from ..scenario import load_source
-from .html import SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, rule_link, step_panel, table
-from .trace import move_key, trace
+from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, rule_link,
+                   sequence_box, step_panel, table)
+from .trace import move_key, sequence_of, trace
 
 
 def edge_titles(ruleset: str) -> dict:
@@ -26,14 +27,15 @@ def edge_titles(ruleset: str) -> dict:
 
 
 def replay_steps(path) -> tuple:
-    """(document, the start as a step, every step's record) for a scenario."""
+    """(document, the start as a step, every step's record, the sequence
+    diagram as SVG) for a scenario."""
     doc, lines = load_source(path)
     start, records = trace(doc, path, lines, edge_titles(doc["ruleset"]))
-    return doc, start, records
+    return doc, start, records, sequence_of(doc, path, lines)
 
 
 def scenario_page(path, cites: Citations) -> str:
-    doc, start, records = replay_steps(path)
+    doc, start, records, sequence = replay_steps(path)
     title = f"Scenario {doc.get('id')}"
     parts = []
     if doc.get("question"):
@@ -45,6 +47,7 @@ def scenario_page(path, cites: Citations) -> str:
     parts.append(step_panel())
     parts.append(inline_svg(render(doc["ruleset"], "overview", "svg"), "machine",
                             lit_nodes=(start["phase"],)))
+    parts.append(sequence_box(sequence))
     rows = []
     for n, r in enumerate(records, 1):
         verdict = f'<span class="verdict-{esc(r["verdict"])}">{esc(r["verdict"])}</span>'

@@ -5,8 +5,8 @@ took.
 
 The same function serves the scenario pages (at build time) and the live
 checker (in the browser, under Pyodide): :func:`judge` takes the text a user
-pasted and answers in JSON, so this module imports nothing beyond the engine
-and the scenario reader (no Graphviz, no file system).
+pasted and answers in JSON. Nothing here runs Graphviz or reads a file; the
+sequence diagram is drawn as SVG by :mod:`.sequence_svg`.
 """
 
 from __future__ import annotations
@@ -64,21 +64,31 @@ def trace(doc, path, lines, edges) -> tuple:
     return start, records
 
 
+def sequence_of(doc, path, lines) -> str:
+    """The scenario's sequence diagram as SVG, each row marked with its step."""
+    from ..diagrams.model import trace_document
+    from ..diagrams.sequence import sequence_rows
+    from .sequence_svg import sequence_svg
+    replay, traced = trace_document(doc, path, lines)
+    return sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
+
+
 def judge(text: str, edges_by_ruleset: dict) -> dict:
     """The live checker's answer for a pasted scenario (JSON when it starts
     with a brace, YAML otherwise): ``{"ok": true, "ruleset", "id", "start",
-    "steps"}``, or ``{"ok": false, "error": one line}`` as ``fsm check``
-    would print it."""
+    "steps", "sequence"}`` (the sequence diagram as SVG), or ``{"ok": false,
+    "error": one line}`` as ``fsm check`` would print it."""
     name = "scenario.json" if text.lstrip().startswith("{") else "scenario.yaml"
     lines: dict = {}
     try:
         doc = parse_text(text, name, lines)
         ruleset = doc.get("ruleset") if isinstance(doc, dict) else None
         start, records = trace(doc, name, lines, edges_by_ruleset.get(ruleset) or {})
+        sequence = sequence_of(doc, name, lines)
     except FsmError as exc:
         return {"ok": False, "error": str(exc)}
     return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"), "start": start,
-            "steps": records}
+            "steps": records, "sequence": sequence}
 
 
 def judge_json(text: str, edges_json: str) -> str:
