@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -220,18 +221,26 @@ def _raw_setup(fired):
 
 # -- exploration -------------------------------------------------------------------------
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def exploration(series, jobs) -> list:
     rows = []
     for ruleset, combatants, responders, run_jobs in series:
         cfg = Config(ruleset, combatants=combatants, rounds=2, responders=responders)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         report = explore(cfg, jobs=run_jobs if run_jobs else jobs)
         seconds = time.perf_counter() - start
+        cpu = _cpu_seconds() - cpu
         rows.append({"ruleset": ruleset, "combatants": combatants, "rounds": 2,
                      "responders": responders, "jobs": run_jobs if run_jobs else jobs,
                      "runs": report.runs, "states": report.states,
                      "transitions": report.transitions, "steps": report.steps,
                      "seconds": seconds, "states_per_second": report.states / seconds,
+                     "cpu_per_wall": cpu / seconds,
                      "clean": report.violation is None and not report.audit.gaps})
         print(f"  explored {ruleset} {combatants}x2 responders={responders}: "
               f"{report.states:,} states in {seconds:.1f} s", file=sys.stderr)
@@ -413,12 +422,13 @@ def table(results: dict) -> str:
                      f"{s['in_process']:.2f} s in-process, {s['program']:.2f} s through "
                      f"--program | {s['program'] / s['in_process']:.1f}x | |")
     lines += ["", "| exploration, 2 rounds | answering | runs | states | transitions | "
-                  "seconds | states/s | jobs | clean |", "|---|---|---|---|---|---|---|---|---|"]
+                  "seconds | states/s | jobs | cpu/wall (target >= 1.8 on 2 jobs) | clean |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results["exploration"]:
         lines.append(f"| {r['ruleset']} {r['combatants']} combatants | "
                      f"{r['responders']} at a time | {r['runs']} | {r['states']:,} | "
                      f"{r['transitions']:,} | {r['seconds']:.1f} | "
-                     f"{r['states_per_second']:,.0f} | {r['jobs']} | "
+                     f"{r['states_per_second']:,.0f} | {r['jobs']} | {r['cpu_per_wall']:.2f} | "
                      f"{'yes' if r['clean'] else 'NO'} |")
     return "\n".join(lines)
 

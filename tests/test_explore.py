@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from fsm import Encounter, StepError
 from fsm.cli import main
 from fsm.engine.guard import GUARDS
-from fsm.explore import (CLOSED, Config, Explorer, canonical, explore, thaw,
+from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, explore, thaw,
                          write_counterexample)
 from fsm.rulesets import RULESETS
 from fsm.scenario import load
@@ -220,7 +220,7 @@ class _DepthFirst(Explorer):
     """The same walk, depth first: states are often met in a later round
     before an earlier one."""
 
-    def _level(self, frontier):
+    def level(self, frontier):
         todo = list(frontier)
         while todo:
             nxt = []
@@ -245,6 +245,39 @@ def test_folding_the_round_keeps_every_situation_of_the_walk(ruleset, combatants
     assert reports[0].audit.counts.keys() == reports[1].audit.counts.keys()
     assert reports[1].states < reports[0].states
     assert (reports[2].reopened > 0) == met_again
+
+
+def _summary(report) -> tuple:
+    return (report.states, report.transitions, report.steps, report.beyond, report.reopened,
+            report.depth_reached, report.stack_reached, report.complete, dict(report.audit.counts))
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+def test_a_walk_spread_over_two_processes_gives_the_report_of_one(ruleset):
+    """Two rounds, the frontier of each level expanded by two worker
+    processes: the same states, numbered alike from the same parents, and the
+    same counts and audit as one process."""
+    cfg = _small(ruleset, rounds=2, depth=1, answerers=("c2",))
+    one, two = Explorer(cfg), ParallelExplorer(cfg, jobs=2)
+    assert _summary(two.run()) == _summary(one.run())
+    assert two.seen == one.seen and two.parents == one.parents and two.rounds == one.rounds
+
+
+def test_two_processes_find_the_counterexample_and_the_gaps_of_one(seed):
+    """With a guard broken, the walk on two processes reports the same
+    invariant by the same timeline; with a refusal removed, the same gaps
+    with the same example timelines."""
+    rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
+    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
+    one, two = explore(_small("dnd4e"), jobs=1), explore(_small("dnd4e"), jobs=2)
+    assert two.violation.problem.invariant == one.violation.problem.invariant
+    assert two.violation.path == one.violation.path and two.steps == one.steps
+    seed("dnd4e", rows, tuple(r for r in refusals if r.step != "standard"))
+    cfg = _small("dnd4e", depth=1, max_states=2000)
+    one, two = explore(cfg, jobs=1), explore(cfg, jobs=2)
+    assert [(f.kind, f.phase, f.step, f.count, f.example) for f in two.audit.gaps] == \
+        [(f.kind, f.phase, f.step, f.count, f.example) for f in one.audit.gaps]
+    assert two.violation.path == one.violation.path
 
 
 # -- seeded bugs are found -----------------------------------------------------------------

@@ -132,3 +132,16 @@ def test_the_library_gives_a_verdict_or_a_step_error_and_an_error_changes_nothin
             assert enc.fingerprint() == before and enc.steps_seen == seen
             continue
         assert verdict.verdict in ("allowed", "rejected", "gm")
+
+
+def test_an_id_holding_a_unicode_line_separator_stays_on_one_line(tmp_path, capsys):
+    """U+2028 and U+2029 end a line for str.splitlines and for some
+    terminals: in an error they are shown as escapes."""
+    doc = {"format": 1, "ruleset": "pf2e", "steps": [],
+           "combatants": [{"id": "a\u2028b", "side": "heroes", "": None},
+                          {"id": "c\u2029d", "side": "monsters"}]}
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "\\u2028" in err

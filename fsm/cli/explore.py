@@ -42,7 +42,8 @@ def add_parser(sub) -> None:
     exp.add_argument("--out", default=".", metavar="DIR",
                      help="where to write a counterexample vector (default: .)")
     exp.add_argument("--jobs", type=int, default=cpus(), metavar="J",
-                     help="processes sharing the runs (default: one per CPU)")
+                     help="processes sharing each level of the walk (default: one per CPU); "
+                          "the report is the same for any number")
     exp.add_argument("--engine", choices=("lean", "transitions"), default="lean",
                      help="dispatch through the lean table walker (default) or transitions")
     exp.add_argument("--max-states", type=int, metavar="N", help=argparse.SUPPRESS)

@@ -24,6 +24,7 @@ from .output import (audit_json, check_config, counterexample, finding_id, parse
 from .state import CLOSED, KEPT, canonical, freeze, positions, stack_height, thaw
 from .alphabet import Alphabet, Move
 from .walk import Config, Explorer, Report, Violation, combatants_for, make_encounter, replay_verdicts
+from .parallel import ParallelExplorer
 from .runs import answerer_sets, explore
 from .watch import Problem, Watch
 

@@ -1,15 +1,14 @@
-"""The runs of one exploration: one walk per set of answerers, in turn or
-spread over worker processes, merged into one report."""
+"""The runs of one exploration: one walk per set of answerers, each walk's
+frontier spread over worker processes, merged into one report."""
 
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import signal
 import time
 from dataclasses import replace
 
-from .walk import Config, Explorer, Report, combatants_for
+from .parallel import ParallelExplorer
+from .walk import Config, Report, combatants_for
 
 
 def answerer_sets(cfg: Config) -> list:
@@ -22,45 +21,23 @@ def answerer_sets(cfg: Config) -> list:
     return [tuple(team) for team in itertools.combinations(ids, k)]
 
 
-def _run_one(cfg: Config) -> Report:
-    return Explorer(cfg).run()
-
-
 def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
-    """Explore every run of ``cfg`` (one per set of answerers) and merge them;
-    with ``jobs`` > 1 the runs share that many processes."""
+    """Explore every run of ``cfg`` (one per set of answerers), one after the
+    other, and merge them; with ``jobs`` > 1 each run's frontier is spread
+    over that many worker processes (:mod:`.parallel`), with the report of
+    one process. Once a run has found a counterexample, the next ones look
+    only for a shorter one."""
     runs = [replace(cfg, answerers=team) for team in answerer_sets(cfg)]
     total = Report(cfg)
     start = time.perf_counter()
-    if jobs > 1 and len(runs) > 1:
-        _explore_parallel(runs, total, progress, jobs)
-    else:
-        _explore_serial(runs, total, progress)
-    total.seconds = time.perf_counter() - start
-    return total
-
-
-def _explore_serial(runs, total, progress):
     for number, run in enumerate(runs, 1):
-        if total.violation is not None:      # only a shorter counterexample is of interest
+        if total.violation is not None:
             run = replace(run, max_levels=len(total.violation.path) - 1)
         step = None if progress is None else (
             lambda rep, done, size, n=number: progress(total, rep, n, len(runs), done, size))
-        _merge(total, Explorer(run, step).run())
-
-
-def _ignore_interrupts():
-    """Pool workers leave Ctrl-C to the parent, which stops the pool and exits."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _explore_parallel(runs, total, progress, jobs):
-    context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(runs)), initializer=_ignore_interrupts) as pool:
-        for number, report in enumerate(pool.imap_unordered(_run_one, runs), 1):
-            _merge(total, report)
-            if progress is not None:
-                progress(total, None, number, len(runs), 0, 0)
+        _merge(total, ParallelExplorer(run, step, jobs).run())
+    total.seconds = time.perf_counter() - start
+    return total
 
 
 def _merge(total: Report, part: Report) -> None:

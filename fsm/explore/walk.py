@@ -9,8 +9,8 @@ The bounds keep the walk finite. Every step is played and checked, but the
 state it leads to is expanded only within them: rounds up to ``rounds``; at
 most ``depth`` frames above the turn, a frame that spends no budget only as
 the first of them; answers by ``responders`` combatants at a time, every
-such set of combatants walked in turn (:mod:`.runs`; the runs are
-independent, so they share the CPUs).
+such set of combatants walked in turn (:mod:`.runs`). Each level's
+frontier can be spread over worker processes (:mod:`.parallel`).
 """
 
 from __future__ import annotations
@@ -132,13 +132,14 @@ class Explorer:
         while frontier and self.report.violation is None and self.report.complete:
             if limit is not None and self.report.depth_reached >= limit:
                 break
-            frontier = self._level(frontier)
+            frontier = self.level(frontier)
             if frontier:
                 self.report.depth_reached += 1
         self.report.seconds = time.perf_counter() - start
         return self.report
 
-    def _level(self, frontier) -> list:
+    def level(self, frontier) -> list:
+        """Expand every state of one level, in order; the next level's frontier."""
         nxt = []
         for done, (index, frozen, book) in enumerate(frontier):
             self._expand(index, frozen, book, nxt)
@@ -182,7 +183,7 @@ class Explorer:
                                    "as nonsense changed the encounter")
         except Exception as exc:  # the engine could not decide: a gap or a bug
             self._audit_crash(index, move, phase, data, exc)
-            self._violate(index, move, Problem("engine-error",
+            self.violate(index, move, Problem("engine-error",
                                                f"{type(exc).__name__}: {exc}"))
             return False
         self._audit_decided(index, move)
@@ -200,7 +201,7 @@ class Explorer:
         if self.enc.fingerprint() == base:
             return True
         rules = verdict.rules if verdict is not None else ()
-        self._violate(index, move, Problem("rejected-step-changed-state", message, rules,
+        self.violate(index, move, Problem("rejected-step-changed-state", message, rules,
                                            expect=None))
         return False
 
@@ -209,7 +210,7 @@ class Explorer:
         book, problem = self.watch.after(enc, data, verdict, book, serial)
         if problem is not None:
             problem.expect = problem.expect or {"verdict": "rejected"}
-            self._violate(index, move, problem)
+            self.violate(index, move, problem)
             return
         self.report.transitions += 1
         height = stack_height(enc)
@@ -217,25 +218,32 @@ class Explorer:
         if not self._within_bounds(height):
             self.report.beyond += 1
             return
-        key = self._key(book)
+        self.reach(self._key(book), index, move, book, nxt)
+
+    def reach(self, key, index, move, book, nxt, frozen=None, round_=None):
+        """A state within the bounds reached by ``move`` from state ``index``:
+        numbered and queued when new (``frozen`` and ``round_`` when it is not
+        the encounter's current state)."""
         known = self.seen.get(key)
+        round_ = self.enc.round if round_ is None else round_
         if known is not None:
-            if enc.round < self.rounds[known]:
-                self._reopen(known, book, nxt)
+            if round_ < self.rounds[known]:
+                self._reopen(known, book, nxt, frozen, round_)
             return
-        nxt.append((self._add(key, index, move), freeze(enc), book))
+        index = self._add(key, index, move, round_)
+        nxt.append((index, frozen if frozen is not None else freeze(self.enc), book))
         if self.cfg.max_states and self.report.states >= self.cfg.max_states:
             self.report.complete = False
 
-    def _reopen(self, index, book, nxt):
+    def _reopen(self, index, book, nxt, frozen=None, round_=None):
         """The reduced picture leaves the round out, so a state can be met
         again in an earlier round than the one it was expanded in: its future
         is then longer (more rounds left within the bound), and it is expanded
         again from there. Its timeline stays the first one found: the two
         differ only in the round, which no guard reads."""
-        self.rounds[index] = self.enc.round
+        self.rounds[index] = self.enc.round if round_ is None else round_
         self.report.reopened += 1
-        nxt.append((index, freeze(self.enc), book))
+        nxt.append((index, frozen if frozen is not None else freeze(self.enc), book))
 
     def _within_bounds(self, height) -> bool:
         """Rounds up to ``rounds``, at most ``depth`` frames above the turn, and
@@ -251,11 +259,11 @@ class Explorer:
         return (canonical(self.enc, self.cfg.exact, self.cfg.answerers),
                 self.watch.key(book, self.enc))
 
-    def _add(self, key, parent, move) -> int:
+    def _add(self, key, parent, move, round_=None) -> int:
         index = len(self.parents)
         self.seen[key] = index
         self.parents.append((parent, move))
-        self.rounds.append(self.enc.round)
+        self.rounds.append(self.enc.round if round_ is None else round_)
         self.report.states += 1
         if self.ledger is not None:
             self.ledger.add(index, key, self.report.depth_reached + (parent >= 0))
@@ -304,7 +312,8 @@ class Explorer:
                                lambda: self.path(index, move))
 
     # -- counterexamples --
-    def _violate(self, index, move, problem):
+    def violate(self, index, move, problem):
+        """Stop the walk: ``move`` from state ``index`` broke an invariant."""
         path = self.path(index, move)
         verdicts = replay_verdicts(self.cfg, self.combatants, path)
         self.report.violation = Violation(problem, path, verdicts)
