@@ -430,6 +430,14 @@ def table(results: dict) -> str:
                      f"{r['transitions']:,} | {r['seconds']:.1f} | "
                      f"{r['states_per_second']:,.0f} | {r['jobs']} | {r['cpu_per_wall']:.2f} | "
                      f"{'yes' if r['clean'] else 'NO'} |")
+    a = results["adjudication"]
+    trigger = a["steps"] / a["raw_transitions"] / a["triggers"]     # one bare trigger call, s
+    costs = [f"{r['ruleset']} {r['combatants']} combatants "
+             f"{r['seconds'] / r['states'] / trigger:,.0f}"
+             for r in results["exploration"] if r["jobs"] == 1]
+    lines += ["", f"Cost of one explored state in one process, in bare `transitions` trigger "
+                  f"calls ({trigger * 1e6:.1f} µs each, same run): {'; '.join(costs)} "
+                  f"(target: <= 10)."]
     return "\n".join(lines)
 
 

@@ -242,7 +242,13 @@ function render(answer, encoded, step) {
 }
 function check(step) {
   const text = $('source').value;
-  const answer = JSON.parse(judge(text, edges));
+  let answer;
+  try {
+    answer = JSON.parse(judge(text, edges));
+  } catch (e) {            // a fault of the checker itself, not of the scenario
+    const last = String(e.message || e).trim().split('\\n').pop();
+    answer = { ok: false, error: 'internal error of the checker (please report it): ' + last };
+  }
   render(answer, encode(text), step || 0);
   checked += 1;
   document.body.dataset.checked = String(checked);
