@@ -236,3 +236,25 @@ def test_names_in_a_scenario_are_text_in_the_sequence_diagram():
                           (2, "c1->>c1: a <i>b</i>")])
     assert "<b>" not in drawn and "<script>" not in drawn and "<i>" not in drawn
     assert "&lt;script&gt;" in drawn and drawn.count('data-seq-step="') == 2
+
+
+def test_no_sentence_of_the_texts_is_in_the_live_checker(live_site):
+    """The live page and the code it carries hold no sentence of the texts
+    (the texts are needed to run this test; CI has them)."""
+    import os
+    seeds = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")
+    if not seeds.is_dir():
+        pytest.skip("the rule texts are not at hand (set FSM_SOURCES); CI has them")
+    from fsm import spec as S
+    spec = S.load(ROOT, with_tests=False)
+    texts = S.find_sources(spec, seeds)
+    assert texts, "no text found under " + str(seeds)
+    carried = [(live_site / "live" / "index.html").read_text(encoding="utf-8")]
+    with zipfile.ZipFile(live_site / "live" / "fsm-live.zip") as z:
+        carried += [z.read(n).decode("utf-8", "replace") for n in z.namelist()]
+    carried = "\n".join(carried)
+    for s in spec.sentences:
+        text = texts.get(s["source"])
+        sentence = text[s["start"]:s["end"]].strip() if text else ""
+        if len(sentence.split()) >= 4:
+            assert sentence not in carried, s["id"]

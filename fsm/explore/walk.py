@@ -184,7 +184,7 @@ class Explorer:
         except Exception as exc:  # the engine could not decide: a gap or a bug
             self._audit_crash(index, move, phase, data, exc)
             self.violate(index, move, Problem("engine-error",
-                                               f"{type(exc).__name__}: {exc}"))
+                                              f"{type(exc).__name__}: {exc}"))
             return False
         self._audit_decided(index, move)
         if verdict.verdict == "rejected" or move.ruling == "deny":
@@ -202,7 +202,7 @@ class Explorer:
             return True
         rules = verdict.rules if verdict is not None else ()
         self.violate(index, move, Problem("rejected-step-changed-state", message, rules,
-                                           expect=None))
+                                          expect=None))
         return False
 
     def _arrive(self, index, book, move, data, verdict, serial, nxt):
