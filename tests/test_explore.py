@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from fsm import Encounter, StepError
 from fsm.cli import main
 from fsm.engine.guard import GUARDS
-from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, explore, thaw,
-                         write_counterexample)
+from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, explore, freeze,
+                         thaw, write_counterexample)
 from fsm.rulesets import RULESETS
 from fsm.scenario import load
 
@@ -154,12 +154,19 @@ def test_both_engines_explore_the_same_states(ruleset):
         (machine.states, machine.transitions, machine.steps)
 
 
-class _Keeping(Explorer):
-    """An exploration that keeps every state it expands."""
+class _Keeping(ParallelExplorer):
+    """An exploration on two processes that keeps every state it numbers
+    (all of them are expanded when the walk is complete)."""
 
-    def _expand(self, index, frozen, book, nxt):
-        self.kept.append(frozen)
-        return super()._expand(index, frozen, book, nxt)
+    def __init__(self, cfg):
+        super().__init__(cfg, jobs=2)
+        self.kept = [freeze(self.enc)]
+
+    def reach(self, key, index, move, book, nxt, frozen=None, round_=None):
+        new = key not in self.seen
+        super().reach(key, index, move, book, nxt, frozen, round_)
+        if new:
+            self.kept.append(frozen)
 
 
 def _signature(enc, frozen, moves, answerers) -> tuple:
@@ -195,7 +202,6 @@ def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(rul
     merging them loses nothing."""
     answerers = ("c2",)
     walk = _Keeping(_small(ruleset, answerers=answerers, exact=True, rounds=rounds))
-    walk.kept = []
     report = walk.run()
     assert report.violation is None and report.complete
     assert report.audit.gaps == []
@@ -429,10 +435,10 @@ def test_a_small_walk_on_the_grid_is_clean():
     """Two combatants side by side over one round, the second answering, with
     moves, shifts, melee and ranged attacks: every invariant holds, the audit
     finds nothing undecided, and positions are part of the picture."""
-    report = explore(_small("dnd4e", grid=True, depth=1, answerers=("c2",)))
+    report = explore(_small("dnd4e", grid=True, depth=1, answerers=("c2",)), jobs=2)
     assert report.violation is None and report.complete
     assert report.audit.gaps == []
-    plain = explore(_small("dnd4e", depth=1, answerers=("c2",)))
+    plain = explore(_small("dnd4e", depth=1, answerers=("c2",)), jobs=2)
     assert report.states > plain.states
 
 
