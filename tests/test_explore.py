@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from fsm import Encounter, StepError
 from fsm.cli import main
+from fsm.conformance.mutation import replace_guard, with_guard_forced
 from fsm.engine.guard import GUARDS
 from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, explore, freeze,
                          thaw, write_counterexample)
@@ -32,22 +33,6 @@ FILES = sorted((ROOT / "spec" / "vectors").glob("*.json")) + \
 
 
 # -- seeding bugs into the table ------------------------------------------------------
-
-def _always_true(fn):
-    def broken(enc, st):
-        return True
-
-    broken.__name__ = fn.__name__
-    broken.info = fn.info
-    broken.routing = getattr(fn, "routing", False)
-    return broken
-
-
-def _swap_guard(rows, name, new_fn):
-    return tuple(replace(r, guards=tuple((new_fn if fn.__name__ == name else fn, rules)
-                                         for fn, rules in r.guards))
-                 for r in rows)
-
 
 @pytest.fixture
 def seed(monkeypatch):
@@ -133,7 +118,7 @@ def test_lean_dispatch_gives_the_machines_verdicts_on_random_timelines(timeline)
 def test_lean_dispatch_follows_a_changed_table(seed):
     """The lean engine reads the rows of the table in force, not a copy."""
     rows = RULESETS["dnd4e"].rows
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
+    seed("dnd4e", with_guard_forced(rows, "immediate_unused"))
     enc = Encounter("dnd4e", [("orc", "monsters"), ("ayla", "heroes")], dispatcher="lean")
     for data in ({"actor": "orc", "do": "standard"}, {"actor": "ayla", "do": "interrupt"},
                  {"do": "resolve"}):
@@ -279,7 +264,7 @@ def test_two_processes_find_the_counterexample_and_the_gaps_of_one(seed):
     invariant by the same timeline; with a refusal removed, the same gaps
     with the same example timelines."""
     rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
+    seed("dnd4e", with_guard_forced(rows, "immediate_unused"))
     one, two = explore(_small("dnd4e"), jobs=1), explore(_small("dnd4e"), jobs=2)
     assert two.violation.problem.invariant == one.violation.problem.invariant
     assert two.violation.path == one.violation.path and two.steps == one.steps
@@ -298,7 +283,7 @@ def test_a_broken_immediate_guard_gives_a_counterexample_fsm_check_replays(seed,
     a second immediate action; the vector it writes fails fsm check on the
     broken table and passes on the real one."""
     rows = RULESETS["dnd4e"].rows
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
+    seed("dnd4e", with_guard_forced(rows, "immediate_unused"))
     report = explore(_small("dnd4e"))
     assert report.violation.problem.invariant == "two-immediate-actions"
     assert report.violation.verdicts[-1] == "allowed"
@@ -314,7 +299,7 @@ def test_a_broken_standard_slot_drives_a_budget_below_zero(seed):
     """With the standard-action slot never checked, a second standard action
     leaves a budget below zero."""
     rows = RULESETS["dnd4e"].rows
-    seed("dnd4e", _swap_guard(rows, "standard_slot", _always_true(GUARDS["standard_slot"])))
+    seed("dnd4e", with_guard_forced(rows, "standard_slot"))
     report = explore(_small("dnd4e"))
     assert report.violation.problem.invariant == "budget-below-zero"
 
@@ -323,8 +308,7 @@ def test_a_broken_one_free_action_per_trigger_guard_is_found(seed):
     """With PF2's one free action per trigger switched off, a creature's second
     free action on one trigger is reported."""
     rows = RULESETS["pf2e"].rows
-    seed("pf2e", _swap_guard(rows, "one_free_per_trigger",
-                             _always_true(GUARDS["one_free_per_trigger"])))
+    seed("pf2e", with_guard_forced(rows, "one_free_per_trigger"))
     report = explore(_small("pf2e"))
     assert report.violation.problem.invariant == "two-answers-on-one-trigger"
 
@@ -338,8 +322,8 @@ def test_a_rejection_that_changes_the_encounter_is_found(seed):
 
     spending_own_turn.info = GUARDS["own_turn"].info
     rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
-    seed("dnd4e", _swap_guard(rows, "own_turn", spending_own_turn),
-         _swap_guard(refusals, "own_turn", spending_own_turn))
+    seed("dnd4e", replace_guard(rows, "own_turn", lambda fn: spending_own_turn),
+         replace_guard(refusals, "own_turn", lambda fn: spending_own_turn))
     report = explore(_small("dnd4e"))
     assert report.violation.problem.invariant == "rejected-step-changed-state"
 
@@ -359,7 +343,7 @@ def test_the_audit_reports_two_close_rows_firing_at_once(seed):
     """When a routing guard of the machine's close rows always passes, two rows
     could close the same frame: the audit calls it ambiguous."""
     rows = RULESETS["pf2e"].rows
-    seed("pf2e", _swap_guard(rows, "parent_is_turn", _always_true(GUARDS["parent_is_turn"])))
+    seed("pf2e", with_guard_forced(rows, "parent_is_turn"))
     gaps = explore(_small("pf2e")).audit.gaps
     assert any(f.kind == "ambiguous" and f.step == "close" for f in gaps)
 
@@ -391,7 +375,7 @@ def test_fsm_explore_exits_0_on_a_clean_walk_and_prints_json(capsys):
 def test_fsm_explore_exits_1_and_writes_the_counterexample(seed, tmp_path, capsys):
     """A broken guard makes fsm explore exit 1 and name the vector it wrote."""
     rows = RULESETS["dnd4e"].rows
-    seed("dnd4e", _swap_guard(rows, "immediate_unused", _always_true(GUARDS["immediate_unused"])))
+    seed("dnd4e", with_guard_forced(rows, "immediate_unused"))
     code = main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1",
                  "--responders", "1", "--jobs", "1", "--out", str(tmp_path)])
     out = capsys.readouterr().out
@@ -450,7 +434,7 @@ def test_a_small_walk_on_the_grid_is_clean():
 def test_grid_mode_finds_a_derived_limit_switched_off(seed, guard, invariant):
     """With a scene guard always passing, the grid walk reports the
     explorer's own reading of the grid broken."""
-    seed("dnd4e", _swap_guard(RULESETS["dnd4e"].rows, guard, _always_true(GUARDS[guard])))
+    seed("dnd4e", with_guard_forced(RULESETS["dnd4e"].rows, guard))
     report = explore(_small("dnd4e", grid=True))
     assert report.violation.problem.invariant == invariant
 
@@ -498,8 +482,7 @@ def test_shards_merged_give_the_states_of_one_run(tmp_path, capsys):
 def test_shards_merged_find_the_shortest_counterexample(seed, tmp_path, capsys):
     """With a guard switched off, the merged shards report the invariant a
     single run reports, by a timeline just as short."""
-    seed("dnd4e", _swap_guard(RULESETS["dnd4e"].rows, "immediate_unused",
-                              _always_true(GUARDS["immediate_unused"])))
+    seed("dnd4e", with_guard_forced(RULESETS["dnd4e"].rows, "immediate_unused"))
     args = ["dnd4e", "--combatants", "2", "--rounds", "1", "--jobs", "1"]
     files = _shards(tmp_path / "parts", args, 2)
     capsys.readouterr()

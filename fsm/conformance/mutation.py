@@ -34,7 +34,9 @@ class Mutant:
         return RULESETS[self.ruleset].with_table(self.rows, self.refusals)
 
 
-def _constant(fn, answer: bool):
+def forced_guard(fn, answer: bool):
+    """A stand-in for guard ``fn`` that always answers ``answer`` (same name,
+    info and routing flag, so the table and its checks see the same guard)."""
     def mutant(enc, st):
         return answer
 
@@ -44,10 +46,16 @@ def _constant(fn, answer: bool):
     return mutant
 
 
-def _without_guard(rows, name, answer=True):
-    return tuple(replace(r, guards=tuple((_constant(fn, answer) if fn.__name__ == name else fn,
-                                          rules) for fn, rules in r.guards))
+def replace_guard(rows, name, make):
+    """``rows`` with every guard named ``name`` replaced by ``make(guard)``."""
+    return tuple(replace(r, guards=tuple((make(fn) if fn.__name__ == name else fn, rules)
+                                         for fn, rules in r.guards))
                  for r in rows)
+
+
+def with_guard_forced(rows, name, answer=True):
+    """``rows`` with the guard named ``name`` always answering ``answer``."""
+    return replace_guard(rows, name, lambda fn: forced_guard(fn, answer))
 
 
 def _without_effect(rows, effect):
@@ -78,7 +86,7 @@ def mutants() -> list[Mutant]:
         for guard in sorted(g for g in rs.table.guard_names()
                             if not _is_routing(rows, refusals, g)):
             out.append(Mutant(f"{name}:no-{guard}", name, f"guard {guard} switched off",
-                              _without_guard(rows, guard), _without_guard(refusals, guard)))
+                              with_guard_forced(rows, guard), with_guard_forced(refusals, guard)))
         # the timing of the machine rows (spec/TIMING.md): each decision forced
         for guard in _timing_guards(rows):
             if guard == "not_kept":
@@ -86,7 +94,7 @@ def mutants() -> list[Mutant]:
             for answer, word in ((True, "always"), (False, "never")):
                 out.append(Mutant(f"{name}:{guard}-{word}", name,
                                   f"timing guard {guard} answers {word} yes",
-                                  _without_guard(rows, guard, answer), refusals))
+                                  with_guard_forced(rows, guard, answer), refusals))
         effects = {e.__name__: e for r in rows for e in r.effects}
         for effect in WINDOW_EFFECTS:
             if effect in effects:

@@ -233,16 +233,22 @@ def trace_scenario(path) -> tuple:
     return trace_document(doc, path, lines)
 
 
-def trace_document(doc, path, lines=None) -> tuple:
-    """:func:`trace_scenario` for a document already read."""
+def trace_document(doc, path, lines=None, on_step=None) -> tuple:
+    """:func:`trace_scenario` for a document already read. ``on_step(enc,
+    result, fired)`` is told the start (``result`` None) and then each step
+    with the transitions it fired, settling included."""
     enc = build(doc, path)
     recorder = enc.observer = _Recorder()
     trace = Trace(doc["ruleset"], str(doc.get("id") or Path(path).stem))
     results = []
+    if on_step is not None:
+        on_step(enc, None, ())
     for index, data in enumerate(doc["steps"], 1):
         recorder.fired.clear()
         result = play_step(enc, data, path, index, lines)
         results.append(result)
+        if on_step is not None:
+            on_step(enc, result, recorder.fired)
         if happened(result.verdict, data):
             trace.moves.extend((index, *move) for move in recorder.fired)
         top = enc.stack[-1]

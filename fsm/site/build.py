@@ -35,20 +35,18 @@ def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
     texts = S.find_sources(spec, sources) if sources else None
     cites = Citations(root)
     out = Path(out)
+    scenarios = sorted(p for p in (root / "spec" / "scenarios").iterdir()
+                       if p.suffix in SCENARIO_EXTENSIONS)
     files = {}
     if live:
         from .live import live_files, pyodide_files
         from .stepthrough import edge_titles
         runtime = pyodide_files(pyodide)        # first: the step that can fail
-        examples = {p.name: p.read_text(encoding="utf-8") for p in
-                    sorted((root / "spec" / "scenarios").iterdir())
-                    if p.suffix in SCENARIO_EXTENSIONS}
+        examples = {p.name: p.read_text(encoding="utf-8") for p in scenarios}
         files.update(live_files(root, examples,
                                 {rs: render(rs, "overview", "svg") for rs in RULESETS},
                                 {rs: edge_titles(rs) for rs in RULESETS}, runtime))
     files["style.css"] = STYLE.lstrip()
-    scenarios = sorted(p for p in (root / "spec" / "scenarios").iterdir()
-                       if p.suffix in SCENARIO_EXTENSIONS)
     files["index.html"] = _home(spec, scenarios, live)
     files["rules.html"] = _rules_index(spec)
     for rule in spec.rules:

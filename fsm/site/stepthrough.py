@@ -12,7 +12,7 @@ from ..report import Citations
 from ..scenario import load_source
 from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, rule_link,
                    sequence_box, step_panel, table)
-from .trace import move_key, sequence_of, trace
+from .trace import move_key, trace
 
 
 def edge_titles(ruleset: str) -> dict:
@@ -30,8 +30,7 @@ def replay_steps(path) -> tuple:
     """(document, the start as a step, every step's record, the sequence
     diagram as SVG) for a scenario."""
     doc, lines = load_source(path)
-    start, records = trace(doc, path, lines, edge_titles(doc["ruleset"]))
-    return doc, start, records, sequence_of(doc, path, lines)
+    return (doc, *trace(doc, path, lines, edge_titles(doc["ruleset"])))
 
 
 def scenario_page(path, cites: Citations) -> str:

@@ -5,8 +5,9 @@ took.
 
 The same function serves the scenario pages (at build time) and the live
 checker (in the browser, under Pyodide): :func:`judge` takes the text a user
-pasted and answers in JSON. Nothing here runs Graphviz or reads a file; the
-sequence diagram is drawn as SVG by :mod:`.sequence_svg`.
+pasted and answers in JSON. One replay (:func:`fsm.diagrams.model.trace_document`)
+gives the records and the sequence diagram, drawn as SVG by
+:mod:`.sequence_svg`. Nothing here runs Graphviz or reads a file.
 """
 
 from __future__ import annotations
@@ -16,17 +17,6 @@ import json
 from ..errors import FsmError
 from ..io.scenario import parse_text
 from ..report import describe
-from ..scenario import build, play_step
-
-
-class _Taken:
-    """An observer of the encounter: the transitions each step takes."""
-
-    def __init__(self):
-        self.moves = []
-
-    def on_transition(self, enc, trigger, source, dest, st):
-        self.moves.append((trigger, source, dest))
 
 
 def move_key(trigger, source, dest) -> str:
@@ -40,37 +30,32 @@ def _budgets(facts) -> str:
 
 
 def trace(doc, path, lines, edges) -> tuple:
-    """(the start as a step, every step's record); ``edges`` maps
-    :func:`move_key` to the title of the edge that draws it. A step that
-    cannot be read raises :class:`~fsm.errors.InputError`."""
-    enc = build(doc, path)
-    taken = enc.observer = _Taken()
-    facts = enc.facts()
-    start = {"what": "the encounter starts", "verdict": "", "reason": None, "rules": [],
-             "explain": "", "failures": [], "phase": facts["state"], "stack": facts["stack"],
-             "budgets": _budgets(facts), "edges": []}
-    records = []
-    for index, data in enumerate(doc["steps"], 1):
-        taken.moves.clear()
-        result = play_step(enc, data, path, index, lines)
-        v = result.verdict
-        facts = enc.facts()
-        lit = {edges.get(move_key(*m)) for m in taken.moves} - {None}
-        records.append({
-            "what": describe(data), "verdict": v.verdict, "reason": v.reason,
-            "rules": list(v.rules), "explain": v.says or "", "failures": result.failures,
-            "phase": facts["state"], "stack": facts["stack"], "budgets": _budgets(facts),
-            "edges": sorted(lit)})
-    return start, records
-
-
-def sequence_of(doc, path, lines) -> str:
-    """The scenario's sequence diagram as SVG, each row marked with its step."""
+    """(the start as a step, every step's record, the sequence diagram as
+    SVG, each of its rows marked with its step), from one replay; ``edges``
+    maps :func:`move_key` to the title of the edge that draws it. A step
+    that cannot be read raises :class:`~fsm.errors.InputError`."""
     from ..diagrams.model import trace_document
     from ..diagrams.sequence import sequence_rows
     from .sequence_svg import sequence_svg
-    replay, traced = trace_document(doc, path, lines)
-    return sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
+
+    records = []
+
+    def record(enc, result, fired):
+        facts = enc.facts()
+        entry = {"what": "the encounter starts", "verdict": "", "reason": None, "rules": [],
+                 "explain": "", "failures": []}
+        if result is not None:
+            v = result.verdict
+            entry = {"what": describe(result.data), "verdict": v.verdict, "reason": v.reason,
+                     "rules": list(v.rules), "explain": v.says or "",
+                     "failures": result.failures}
+        lit = {edges.get(move_key(*m)) for m in fired} - {None}
+        records.append({**entry, "phase": facts["state"], "stack": facts["stack"],
+                        "budgets": _budgets(facts), "edges": sorted(lit)})
+
+    replay, traced = trace_document(doc, path, lines, record)
+    sequence = sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
+    return records[0], records[1:], sequence
 
 
 def judge(text: str, edges_by_ruleset: dict) -> dict:
@@ -83,8 +68,7 @@ def judge(text: str, edges_by_ruleset: dict) -> dict:
     try:
         doc = parse_text(text, name, lines)
         ruleset = doc.get("ruleset") if isinstance(doc, dict) else None
-        start, records = trace(doc, name, lines, edges_by_ruleset.get(ruleset) or {})
-        sequence = sequence_of(doc, name, lines)
+        start, records, sequence = trace(doc, name, lines, edges_by_ruleset.get(ruleset) or {})
     except FsmError as exc:
         return {"ok": False, "error": str(exc)}
     return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"), "start": start,
