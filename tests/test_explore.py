@@ -348,6 +348,17 @@ def test_the_audit_reports_two_close_rows_firing_at_once(seed):
     assert any(f.kind == "ambiguous" and f.step == "close" for f in gaps)
 
 
+def test_the_audit_reports_a_close_that_no_row_routes(seed):
+    """When the routing guard that sends a closed frame back to the turn always
+    fails, a frame whose timing says it leaves finds no row: the audit calls
+    it undefined."""
+    rows = RULESETS["pf2e"].rows
+    seed("pf2e", with_guard_forced(rows, "parent_is_turn", False))
+    gaps = explore(_small("pf2e")).audit.gaps
+    assert any(f.kind == "undefined" and f.step == "close" and f.detail.startswith("0 ")
+               for f in gaps)
+
+
 @pytest.mark.parametrize("policy", ["gm", "unlimited", "encounter"])
 def test_a_walk_outside_encounters_is_finite(policy):
     """Outside encounters, where reactions have no budget unless an option sets

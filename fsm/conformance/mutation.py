@@ -36,13 +36,14 @@ class Mutant:
 
 def forced_guard(fn, answer: bool):
     """A stand-in for guard ``fn`` that always answers ``answer`` (same name,
-    info and routing flag, so the table and its checks see the same guard)."""
+    info and routing flags, so the table and its checks see the same guard)."""
     def mutant(enc, st):
         return answer
 
     mutant.__name__ = fn.__name__
     mutant.info = fn.info
     mutant.routing = getattr(fn, "routing", False)
+    mutant.structural = getattr(fn, "structural", False)
     return mutant
 
 

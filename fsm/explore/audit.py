@@ -29,25 +29,37 @@ class AuditObserver:
 
     @staticmethod
     def _coverage(enc, st) -> str:
-        refusal = enc.refusal_for(enc.state, st.trigger)
-        rows = enc.rows_for(enc.state, st.trigger)
+        table = enc.ruleset.table
+        refusal = table.refuse_pair.get((enc.state, st.trigger))
+        rows = table.by_pair.get((enc.state, st.trigger), ())
         if refusal is not None and rows:
             return AMBIGUOUS
         if refusal is not None:
             return REFUSED
         if not rows:
             return STRUCTURAL if st.responding and st.target is None else UNDEFINED
+        if len(rows) == 1:
+            return ROW
         could = sum(1 for r in rows if all(fn(enc, st) is not False for fn, _ in r.guards))
-        return AMBIGUOUS if len(rows) > 1 and could > 1 else ROW
+        return AMBIGUOUS if could > 1 else ROW
 
     def on_firing(self, enc, trigger, st) -> None:
         """A machine row fires where at most one row's guards pass, and one
         does wherever a row's timing guards pass (its routing then decides)."""
-        rows = enc.rows_for(enc.state, trigger)
-        firing = sum(1 for r in rows if all(fn(enc, st) is True for fn, _ in r.guards))
-        timed = any(all(fn(enc, st) is True for fn, _ in r.guards
-                        if not getattr(fn, "structural", False)) for r in rows)
-        if (firing > 1 or (timed and firing == 0)) and self.routing_problem is None:
+        if self.routing_problem is not None:
+            return
+        firing, timed = 0, False
+        for r in enc.ruleset.table.by_pair.get((enc.state, trigger), ()):
+            passes = timing = True
+            for fn, _ in r.guards:
+                if fn(enc, st) is not True:
+                    passes = False
+                    if not getattr(fn, "structural", False):
+                        timing = False
+                        break
+            firing += passes
+            timed = timed or timing
+        if firing > 1 or (timed and firing == 0):
             self.routing_problem = (enc.state, trigger, firing)
 
 
