@@ -19,6 +19,7 @@ import os
 import platform
 import random
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -240,10 +241,57 @@ def exploration(series, jobs) -> list:
                      "runs": report.runs, "states": report.states,
                      "transitions": report.transitions, "steps": report.steps,
                      "seconds": seconds, "states_per_second": report.states / seconds,
-                     "cpu_per_wall": cpu / seconds,
+                     "cpu_per_wall": cpu / seconds, "default": run_jobs is None,
                      "clean": report.violation is None and not report.audit.gaps})
         print(f"  explored {ruleset} {combatants}x2 responders={responders}: "
               f"{report.states:,} states in {seconds:.1f} s", file=sys.stderr)
+    return rows
+
+
+def reduction(bounds) -> list:
+    """States of the same walk with the reduced picture (the default) and with
+    the exact one (``Config.exact``: round, frame kinds and every detail
+    kept), one answering combatant at a time, both CPUs."""
+    rows = []
+    for ruleset, combatants, rounds in bounds:
+        counts = {}
+        for exact in (True, False):
+            cfg = Config(ruleset, combatants=combatants, rounds=rounds, responders=1,
+                         exact=exact)
+            report = explore(cfg)
+            counts["exact" if exact else "reduced"] = report.states
+            counts["clean" if not exact else "exact_clean"] = report.violation is None
+        rows.append({"ruleset": ruleset, "combatants": combatants, "rounds": rounds,
+                     **counts})
+        print(f"  reduction {ruleset} {combatants}x{rounds}: {counts['exact']:,} -> "
+              f"{counts['reduced']:,} states", file=sys.stderr)
+    return rows
+
+
+def bigger_bounds(targets) -> list:
+    """``fsm explore RULESET --combatants 5 --rounds 3`` given the time the
+    default 3x2 command took in this run: finished or not, and how long."""
+    rows = []
+    for ruleset, budget, of in targets:
+        cmd = [sys.executable, "-m", "fsm", "explore", ruleset, "--combatants", "5",
+               "--rounds", "3", "--json"]
+        start = time.perf_counter()
+        # a session of its own, so that the walk's worker processes stop with it
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        try:
+            stdout, _ = proc.communicate(timeout=budget)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            rows.append({"ruleset": ruleset, "budget": budget, "finished": False,
+                         "of": of})
+            continue
+        seconds = time.perf_counter() - start
+        out = json.loads(stdout) if proc.returncode in (0, 1) else {}
+        rows.append({"ruleset": ruleset, "budget": budget, "finished": True,
+                     "seconds": seconds, "states": out.get("states", 0),
+                     "clean": proc.returncode == 0, "of": of})
     return rows
 
 
@@ -430,6 +478,26 @@ def table(results: dict) -> str:
                      f"{r['transitions']:,} | {r['seconds']:.1f} | "
                      f"{r['states_per_second']:,.0f} | {r['jobs']} | {r['cpu_per_wall']:.2f} | "
                      f"{'yes' if r['clean'] else 'NO'} |")
+    if results.get("reduction"):
+        lines += ["", "| states before and after reduction, 1 answering | exact "
+                      "picture | reduced (default) | ratio | clean |", "|---|---|---|---|---|"]
+        for r in results["reduction"]:
+            lines.append(f"| {r['ruleset']} {r['combatants']} combatants, {r['rounds']} "
+                         f"round{'s' if r['rounds'] > 1 else ''} | "
+                         f"{r['exact']:,} | "
+                         f"{r['reduced']:,} | {r['exact'] / r['reduced']:.2f}x fewer | "
+                         f"{'yes' if r['clean'] and r['exact_clean'] else 'NO'} |")
+    for r in results.get("bigger", ()):
+        if r["finished"]:
+            lines += ["", f"5 combatants x 3 rounds, {r['ruleset']}: finished in "
+                          f"{r['seconds']:.1f} s ({r['states']:,} states, "
+                          f"{'clean' if r['clean'] else 'NOT clean'}), "
+                          f"{r['seconds'] / r['budget']:.2f}x {r['of']} "
+                          f"(target: <= 1)."]
+        else:
+            lines += ["", f"5 combatants x 3 rounds, {r['ruleset']}: not finished within "
+                          f"{r['of']} ({r['budget']:.1f} s), so > 1x that time "
+                          f"(target: <= 1)."]
     a = results["adjudication"]
     trigger = a["steps"] / a["raw_transitions"] / a["triggers"]     # one bare trigger call, s
     costs = [f"{r['ruleset']} {r['combatants']} combatants "
@@ -473,6 +541,13 @@ def main(argv=None) -> int:
     results["crowd"] = crowd((2, 1000), 20 if args.smoke else 300)
     print("exploration...", file=sys.stderr)
     results["exploration"] = exploration(growth + target + pairs, args.jobs)
+    reduced = [("pf2e", 2, 1)] if args.smoke else [("pf2e", 2, 2), ("pf2e", 3, 2)] \
+        if args.quick else [("pf2e", 2, 2), ("pf2e", 3, 2), ("dnd4e", 2, 2)]
+    print("reduction, bigger bounds...", file=sys.stderr)
+    results["reduction"] = reduction(reduced)
+    budgets = [(r["ruleset"], r["seconds"], "the 3x2 time") for r in results["exploration"]
+               if r["default"] and r["combatants"] == 3 and r["responders"] == 1]
+    results["bigger"] = bigger_bounds([("pf2e", 1.0, "a smoke budget")] if args.smoke else budgets)
     print(table(results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

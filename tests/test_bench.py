@@ -20,7 +20,8 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
                 "| cold start: fsm spec check |",
                 "| memory per encounter model |", "| conformance suite, ",
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
-                "| step cost, 2 / 1,000 combatants |"):
+                "| step cost, 2 / 1,000 combatants |", "| pf2e 2 combatants, 1 round | ",
+                "5 combatants x 3 rounds, pf2e: "):
         assert row in proc.stdout, row
     figures = json.loads(out.read_text())
     adj = figures["adjudication"]
@@ -34,5 +35,9 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert all(v["us_per_step"] > 0 and v["bytes"] > 0 for v in figures["crowd"].values())
     from fsm.conformance import collect
     assert figures["suite"]["vectors"] == len(collect(None))
+    (reduced,) = figures["reduction"]
+    assert reduced["exact"] >= reduced["reduced"] > 0
+    (bigger,) = figures["bigger"]
+    assert bigger["budget"] == 1.0 and isinstance(bigger["finished"], bool)
     (walk,) = figures["exploration"]
     assert walk["clean"] and walk["states"] > 0 and walk["runs"] == 2
