@@ -24,7 +24,7 @@ def _common(enc) -> tuple:
     return (enc.state, enc.round, enc.turn_index, enc.turn_serial, len(enc.turns),
             enc.order, tuple(map(frame_values, enc.stack)), len(enc.past_order),
             tuple(map(frame_values, enc.kept.values())), tuple(enc.uses.items()),
-            len(enc.log), tuple(len(v) for v in enc._outcomes.values()))
+            len(enc.log), tuple(map(len, enc._outcomes.values())))
 
 
 def snapshot(enc) -> tuple:
