@@ -115,6 +115,20 @@ def test_the_live_build_carries_the_runtime_and_the_code(live_site):
     assert 'href="live/index.html"' in (live_site / "index.html").read_text(encoding="utf-8")
 
 
+def test_every_page_of_a_live_build_links_the_live_checker(live_site, tmp_path):
+    """In a --live build the navigation of every page, at any depth, links the
+    live page, and the link lands on it; a build without it links nothing."""
+    pages = sorted(live_site.rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        nav = page.read_text(encoding="utf-8").split("</nav>")[0].split("<nav")[-1]
+        target = nav.split('">Live checker</a>')[0].rsplit('href="', 1)[-1]
+        assert (page.parent / target).resolve() == live_site / "live" / "index.html", page
+    assert main(["site", str(tmp_path)]) == 0
+    assert "Live checker</a>" not in (tmp_path / "rule" / "4E-OPP-TRIGGER.html").read_text(
+        encoding="utf-8")
+
+
 def _wait(browser, condition, seconds=120):
     end = time.monotonic() + seconds
     while time.monotonic() < end:

@@ -20,7 +20,7 @@ from ..io.scenario import load
 from ..report import Citations
 from ..rulesets import RULESETS
 from .. import spec as S
-from .html import STYLE, esc, inline_svg, page, rule_link, table
+from .html import STYLE, esc, inline_svg, link_live, page, rule_link, table
 from .stepthrough import scenario_page
 
 SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
@@ -58,6 +58,9 @@ def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
         files[f"scenario/{path.stem}.html"] = scenario_page(path, cites)
     files["reference.html"] = _reference()
     files["vectors.html"] = _vectors(spec)
+    if live:
+        files = {name: link_live(text, name.count("/")) if name.endswith(".html") else text
+                 for name, text in files.items()}
     written = []
     for name, text in files.items():
         target = out / name

@@ -27,6 +27,12 @@ def page(title: str, body: str, depth: int = 0) -> str:
             f'</main>\n</body>\n</html>\n')
 
 
+def link_live(text: str, depth: int) -> str:
+    """A page of a ``--live`` build: its navigation also links the live checker."""
+    link = f' · <a href="{"../" * depth}live/index.html">Live checker</a></nav>'
+    return text.replace("</nav>", link, 1)
+
+
 def table(head, rows) -> str:
     th = "".join(f"<th scope=\"col\">{esc(h)}</th>" for h in head)
     trs = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
