@@ -383,6 +383,24 @@ def test_fsm_explore_exits_0_on_a_clean_walk_and_prints_json(capsys):
     assert out["audit"]["gaps"] == []
 
 
+def test_fsm_explore_stopped_at_max_states_says_so_and_exits_3(capsys):
+    """A walk stopped by --max-states is not called clean: it says how far it
+    got and exits 3; a bound below 1 is one line, exit 2."""
+    args = ["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1"]
+    assert main([*args, "--max-states", "50", "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["complete"] is False and out["violation"] is None
+    assert 50 <= out["states"] < 200
+    assert main([*args, "--max-states", "50"]) == 3
+    text = capsys.readouterr().out
+    assert "incomplete" in text and "ok: every invariant holds" not in text
+    assert main([*args, "--max-states", "100000"]) == 0
+    assert "ok: every invariant holds" in capsys.readouterr().out
+    assert main([*args, "--max-states", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--max-states must be at least 1" in err
+
+
 def test_fsm_explore_exits_1_and_writes_the_counterexample(seed, tmp_path, capsys):
     """A broken guard makes fsm explore exit 1 and name the vector it wrote."""
     rows = RULESETS["dnd4e"].rows

@@ -46,7 +46,10 @@ def add_parser(sub) -> None:
                           "the report is the same for any number")
     exp.add_argument("--engine", choices=("lean", "transitions"), default="lean",
                      help="dispatch through the lean table walker (default) or transitions")
-    exp.add_argument("--max-states", type=int, metavar="N", help=argparse.SUPPRESS)
+    exp.add_argument("--max-states", type=int, metavar="N",
+                     help="stop each run once it has numbered N states, to try a bound "
+                          "larger than the time at hand: the report says how far it got, "
+                          "and the exit status is 3 unless something broke")
     exp.set_defaults(func=cmd_explore)
 
 
@@ -68,7 +71,9 @@ decided by exactly one table row or one refusal; a gap passes only when
 spec/divergences.yaml records it under gaps: with the id printed here.
 
 exit status: 0 clean, 1 an invariant broke or the audit found an unrecorded
-gap, 2 bad usage.
+gap, 2 bad usage, 3 stopped at --max-states before the bounds were covered
+(nothing broke in the states walked).
+
 A large bound can be spread over machines: each runs one part with --shard
 I/N (the parts of the root's moves, 0 <= I < N) and writes a shard file to
 --out; 'fsm explore merge FILES' gives the report of the whole: its states,
@@ -82,6 +87,7 @@ examples:
   fsm explore dnd4e --combatants 4 --out counterexamples
   fsm explore dnd4e --combatants 4 --shard 0/2 --out parts    (and 1/2 elsewhere)
   fsm explore merge parts/explore-dnd4e-shard-*.json
+  fsm explore dnd4e --combatants 5 --rounds 3 --max-states 100000
 """
 
 
@@ -120,7 +126,9 @@ def cmd_explore(args) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(X.render_text(result, written, args.audit, recorded))
-    return 1 if result.violation is not None or missing else 0
+    if result.violation is not None or missing:
+        return 1
+    return 0 if result.complete else 3
 
 
 def _shard(cfg, args) -> int:

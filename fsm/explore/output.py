@@ -83,6 +83,8 @@ def check_config(cfg: Config) -> None:
             raise ConfigError(f"--{name} must be from {low} to {high}, not {value}")
     if cfg.responders is not None and cfg.responders < 1:
         raise ConfigError(f"--responders must be at least 1, not {cfg.responders}")
+    if cfg.max_states is not None and cfg.max_states < 1:
+        raise ConfigError(f"--max-states must be at least 1, not {cfg.max_states}")
     if cfg.grid and cfg.rules.explore.grid_moves is None:
         raise ConfigError(f"{cfg.name} has no grid mode: it derives nothing from positions")
 
@@ -181,11 +183,15 @@ def render_text(report: Report, written: str | None, audit: bool, recorded: set)
         f"{report.steps:,} steps checked, timelines up to {report.depth_reached} steps, "
         f"stacks up to {report.stack_reached} frames",
         f"  {report.seconds:.1f} s, {report.states_per_second:,.0f} states/s"
-        + ("" if report.complete else "  (stopped at --max-states: incomplete)"),
+        + ("" if report.complete else f"  (a run stopped at --max-states "
+                                      f"{cfg.max_states:,}: incomplete)"),
     ]
     if audit:
         lines += _audit_lines(report, recorded)
-    if report.violation is None:
+    if report.violation is None and not report.complete:
+        lines.append("  incomplete: every invariant held after every step walked, but "
+                     "the bounds were not covered")
+    elif report.violation is None:
         lines.append("  ok: every invariant holds after every step")
     else:
         lines += _violation_lines(report.violation, written)
