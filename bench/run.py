@@ -457,12 +457,14 @@ def table(results: dict) -> str:
                  f"{sizes[-1]:,} = {r[sizes[0]] / r[sizes[-1]]:.2f}x that at {sizes[0]:,} "
                  f"| <= 1.5x |")
     k = results["crowd"]
-    small, big = min(k), max(k)
+    small, three, big = sorted(k)
     lines.append(f"| step cost, {small} / {big:,} combatants | "
-                 f"{k[small]['us_per_step']:.1f} / {k[big]['us_per_step']:.1f} µs per step; "
-                 f"{k[small]['bytes'] / 1024:.0f} / {k[big]['bytes'] / 1024:.0f} KiB per "
-                 f"encounter | {k[big]['us_per_step'] / k[small]['us_per_step']:.2f}x at "
+                 f"{k[small]['us_per_step']:.1f} / {k[big]['us_per_step']:.1f} µs per step | "
+                 f"{k[big]['us_per_step'] / k[small]['us_per_step']:.2f}x at "
                  f"{big:,} | <= 1.25x |")
+    lines.append(f"| memory per encounter, {three} / {big:,} combatants | "
+                 f"{k[three]['bytes'] / 1024:.0f} / {k[big]['bytes'] / 1024:.0f} KiB | "
+                 f"{k[big]['bytes'] / k[three]['bytes']:.1f}x | |")
     if s["in_process"] is None:
         lines.append("| conformance suite | n/a (fsm conformance not available) | | |")
     else:
@@ -538,7 +540,7 @@ def main(argv=None) -> int:
     results["replay"] = replay_speed((1000, 2000) if args.smoke else
                                      (1000, 10_000, 20_000, 100_000))
     print("crowd...", file=sys.stderr)
-    results["crowd"] = crowd((2, 1000), 20 if args.smoke else 300)
+    results["crowd"] = crowd((2, 3, 1000), 20 if args.smoke else 300)
     print("exploration...", file=sys.stderr)
     results["exploration"] = exploration(growth + target + pairs, args.jobs)
     reduced = [("pf2e", 2, 1)] if args.smoke else [("pf2e", 2, 2), ("pf2e", 3, 2)] \

@@ -20,7 +20,8 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
                 "| cold start: fsm spec check |",
                 "| memory per encounter model |", "| conformance suite, ",
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
-                "| step cost, 2 / 1,000 combatants |", "| pf2e 2 combatants, 1 round | ",
+                "| step cost, 2 / 1,000 combatants |",
+                "| memory per encounter, 3 / 1,000 combatants |", "| pf2e 2 combatants, 1 round | ",
                 "5 combatants x 3 rounds, pf2e: "):
         assert row in proc.stdout, row
     figures = json.loads(out.read_text())
@@ -31,7 +32,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert abs(sum(mix.values()) - 1) < 1e-9 and mix["allowed"] > 0.5
     assert all(v > 0 for v in figures["cold_start"].values())
     assert set(figures["replay"]) == {"1000", "2000"} and all(figures["replay"].values())
-    assert set(figures["crowd"]) == {"2", "1000"}
+    assert set(figures["crowd"]) == {"2", "3", "1000"}
     assert all(v["us_per_step"] > 0 and v["bytes"] > 0 for v in figures["crowd"].values())
     from fsm.conformance import collect
     assert figures["suite"]["vectors"] == len(collect(None))
