@@ -21,7 +21,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
                 "| memory per encounter model |", "| conformance suite, ",
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
                 "| step cost, 2 / 1,000 combatants |",
-                "| memory per encounter, 3 / 1,000 combatants |", "| pf2e 2 combatants, 1 round | ",
+                "| memory per encounter, 3 / 1,000 combatants |", "| pf2e 1 combatant, 2 rounds | ",
                 "5 combatants x 3 rounds, pf2e: "):
         assert row in proc.stdout, row
     figures = json.loads(out.read_text())
