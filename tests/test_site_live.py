@@ -221,6 +221,27 @@ def test_a_link_reproduces_the_scenario_and_the_step(served, browser):
     assert browser.current_url.endswith("&step=4")
 
 
+def test_a_fault_of_the_checker_itself_is_one_line_that_says_so(served, browser):
+    """When the checker fails (here made to: its judge raises), the page shows
+    one line naming an internal error and the exception, not a verdict table,
+    and the next check after the fault is mended judges again."""
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
+    text = path.read_text(encoding="utf-8")
+    _ready(browser, served)
+    browser.execute_script(
+        "window.fsmPython.runPython(arguments[0]);",
+        "import fsm.site.trace as t\n"
+        "kept = t.judge\n"
+        "def broken(*args):\n"
+        "    raise RuntimeError('out of order')\n"
+        "t.judge = broken\n")
+    shown = _paste_and_check(browser, text)
+    assert shown == {"error": "internal error of the checker (please report it): "
+                              "RuntimeError: out of order"}
+    browser.execute_script("window.fsmPython.runPython('t.judge = kept');")
+    assert "steps" in _paste_and_check(browser, text)
+
+
 def test_without_npm_or_with_a_wrong_copy_the_live_build_is_one_line_and_exit_2(
         tmp_path, monkeypatch, capsys):
     """No npm on the PATH, or --pyodide naming something else: one line,

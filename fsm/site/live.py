@@ -265,6 +265,7 @@ try {
   py.unpackArchive(zip, 'zip', { extractDir: '/home/pyodide/fsm-live' });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/fsm-live')");
   judge = py.runPython('from fsm.site.trace import judge_json; judge_json');
+  window.fsmPython = py;   // the interpreter, for a look from the browser's console
   $('status').textContent = 'ready';
   $('check').disabled = false;
   document.body.dataset.ready = 'yes';
