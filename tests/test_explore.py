@@ -160,19 +160,21 @@ def _signature(enc, frozen, moves, answerers) -> tuple:
     is one is not part of the picture, and they are refused unless it is kept
     open (kept frames are answered by moves of their own)."""
     out = []
+    thaw(enc, frozen)
+    kept = bool(enc.past_order) and enc.past[enc.past_order[-1]].kept
     for move in moves:
-        thaw(enc, frozen)
-        kept = bool(enc.past_order) and enc.past[enc.past_order[-1]].kept
         try:
             v = enc.step(move.render(enc))
         except StepError:
-            out.append("error")
+            out.append("error")       # the walk checked that it changed nothing
             continue
+        after = None if v.verdict == "rejected" else canonical(enc, False, answerers)
+        if after is not None:         # the walk checked that a refusal changes nothing
+            thaw(enc, frozen)
         if move.target == CLOSED:
             if not kept:
                 assert (v.verdict, v.reason) == ("rejected", "trigger-passed")
             continue
-        after = None if v.verdict == "rejected" else canonical(enc, False, answerers)
         out.append((move, v.verdict, v.reason, after))
     return tuple(out)
 
