@@ -487,10 +487,10 @@ def test_grid_mode_is_refused_for_a_ruleset_that_derives_nothing(capsys):
 
 # -- shards: one exploration spread over machines -------------------------------------
 
-def _shards(tmp_path, args, parts):
+def _shards(tmp_path, args, parts, status=0):
     for part in range(parts):
         assert main(["explore", *args, "--shard", f"{part}/{parts}",
-                     "--out", str(tmp_path)]) == 0
+                     "--out", str(tmp_path)]) == status
     return sorted(str(p) for p in tmp_path.glob("explore-*-shard-*.json"))
 
 
@@ -508,6 +508,18 @@ def test_shards_merged_give_the_states_of_one_run(tmp_path, capsys):
         assert merged[key] == single[key], key
     assert main(["explore", "merge", *files[:2]]) == 2
     assert "missing [2]" in capsys.readouterr().err
+
+
+def test_shards_stopped_at_max_states_merge_into_an_incomplete_report(tmp_path, capsys):
+    """Shards walked with --max-states say they stopped and exit 3; merged,
+    they give a report that says it is incomplete and exits 3, as a single
+    stopped run does."""
+    args = ["pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1", "--max-states", "10"]
+    files = _shards(tmp_path, args, 2, status=3)
+    assert "(stopped at --max-states: incomplete)" in capsys.readouterr().out
+    assert main(["explore", "merge", *files]) == 3
+    out = capsys.readouterr().out
+    assert "stopped at --max-states: incomplete" in out and "incomplete: every" in out
 
 
 def test_shards_merged_find_the_shortest_counterexample(seed, tmp_path, capsys):

@@ -143,8 +143,10 @@ def _shard(cfg, args) -> int:
         print(f"fsm explore: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
     states = sum(len(run["states"]) for run in doc["runs"])
-    print(f"shard {cfg.shard[0]} of {cfg.shard[1]}: {states:,} states expanded; wrote {path}")
-    return 0
+    complete = all(run["complete"] for run in doc["runs"])
+    print(f"shard {cfg.shard[0]} of {cfg.shard[1]}: {states:,} states expanded"
+          f"{'' if complete else ' (stopped at --max-states: incomplete)'}; wrote {path}")
+    return 0 if complete else 3
 
 
 def _merged(files):

@@ -183,8 +183,8 @@ def render_text(report: Report, written: str | None, audit: bool, recorded: set)
         f"{report.steps:,} steps checked, timelines up to {report.depth_reached} steps, "
         f"stacks up to {report.stack_reached} frames",
         f"  {report.seconds:.1f} s, {report.states_per_second:,.0f} states/s"
-        + ("" if report.complete else f"  (a run stopped at --max-states "
-                                      f"{cfg.max_states:,}: incomplete)"),
+        + ("" if report.complete else "  (a run stopped at --max-states"
+           + (f" {cfg.max_states:,}" if cfg.max_states else "") + ": incomplete)"),
     ]
     if audit:
         lines += _audit_lines(report, recorded)
