@@ -24,7 +24,7 @@ def test_the_reference_agrees_with_itself(capsys):
     assert "60 timelines (seed 5), no disagreement" in capsys.readouterr().out
 
 
-def test_a_broken_engine_is_caught_and_shrunk(tmp_path, capsys):
+def test_a_broken_engine_is_caught_and_shrunk(tmp_path):
     """An engine that lets a combatant's free action overlap its own pending
     action is caught; the vector written is a few steps long, replays under
     fsm check, passes on the reference and fails on the engine."""

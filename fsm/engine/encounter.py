@@ -118,7 +118,7 @@ class Encounter:
 
     def rows_for(self, phase: str, trigger: str) -> tuple:
         """The rows of the table for (phase, trigger), in table order."""
-        return tuple(self.ruleset.table.by_pair.get((phase, trigger), ()))
+        return self.ruleset.table.by_pair.get((phase, trigger), ())
 
     def refusal_for(self, phase: str, trigger: str):
         return self.ruleset.table.refuse_pair.get((phase, trigger))

@@ -114,6 +114,7 @@ class Table:
         for r in self.rows:
             for s in r.sources:
                 self.by_pair.setdefault((s, r.trigger), []).append(r)
+        self.by_pair = {pair: tuple(rows) for pair, rows in self.by_pair.items()}
         for r in self.refusals:
             for s in r.sources:
                 self.refuse_pair[(s, r.trigger)] = r

@@ -29,9 +29,8 @@ class AuditObserver:
 
     @staticmethod
     def _coverage(enc, st) -> str:
-        table = enc.ruleset.table
-        refusal = table.refuse_pair.get((enc.state, st.trigger))
-        rows = table.by_pair.get((enc.state, st.trigger), ())
+        refusal = enc.refusal_for(enc.state, st.trigger)
+        rows = enc.rows_for(enc.state, st.trigger)
         if refusal is not None and rows:
             return AMBIGUOUS
         if refusal is not None:
@@ -49,7 +48,7 @@ class AuditObserver:
         if self.routing_problem is not None:
             return
         firing, timed = 0, False
-        for r in enc.ruleset.table.by_pair.get((enc.state, trigger), ()):
+        for r in enc.rows_for(enc.state, trigger):
             passes = timing = True
             for fn, _ in r.guards:
                 if fn(enc, st) is not True:

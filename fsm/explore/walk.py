@@ -226,24 +226,27 @@ class Explorer:
         the encounter's current state)."""
         known = self.seen.get(key)
         round_ = self.enc.round if round_ is None else round_
+        if known is not None and round_ >= self.rounds[known]:
+            return
+        if frozen is None:
+            frozen = freeze(self.enc)
         if known is not None:
-            if round_ < self.rounds[known]:
-                self._reopen(known, book, nxt, frozen, round_)
+            self._reopen(known, book, nxt, frozen, round_)
             return
         index = self._add(key, index, move, round_)
-        nxt.append((index, frozen if frozen is not None else freeze(self.enc), book))
+        nxt.append((index, frozen, book))
         if self.cfg.max_states and self.report.states >= self.cfg.max_states:
             self.report.complete = False
 
-    def _reopen(self, index, book, nxt, frozen=None, round_=None):
+    def _reopen(self, index, book, nxt, frozen, round_):
         """The reduced picture leaves the round out, so a state can be met
         again in an earlier round than the one it was expanded in: its future
         is then longer (more rounds left within the bound), and it is expanded
         again from there. Its timeline stays the first one found: the two
         differ only in the round, which no guard reads."""
-        self.rounds[index] = self.enc.round if round_ is None else round_
+        self.rounds[index] = round_
         self.report.reopened += 1
-        nxt.append((index, frozen if frozen is not None else freeze(self.enc), book))
+        nxt.append((index, frozen, book))
 
     def _within_bounds(self, height) -> bool:
         """Rounds up to ``rounds``, at most ``depth`` frames above the turn, and

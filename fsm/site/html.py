@@ -9,6 +9,7 @@ import re
 
 NAV = (("index.html", "Home"), ("rules.html", "Rules"), ("sources.html", "Texts"),
        ("reference.html", "Reasons and options"), ("vectors.html", "Vectors"))
+LIVE_NAV = ("live/index.html", "Live checker")      # in a --live build
 
 
 def esc(text) -> str:
@@ -18,7 +19,7 @@ def esc(text) -> str:
 def page(title: str, body: str, depth: int = 0) -> str:
     """A whole page: ``depth`` is how many folders below the site's root it is."""
     up = "../" * depth
-    nav = " · ".join(f'<a href="{up}{href}">{esc(name)}</a>' for href, name in NAV)
+    nav = _nav_links(up, NAV)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<title>{esc(title)} · fsm</title>\n<link rel="icon" href="data:,">\n'
@@ -27,10 +28,15 @@ def page(title: str, body: str, depth: int = 0) -> str:
             f'</main>\n</body>\n</html>\n')
 
 
+def _nav_links(up: str, entries) -> str:
+    return " · ".join(f'<a href="{up}{href}">{esc(name)}</a>' for href, name in entries)
+
+
 def link_live(text: str, depth: int) -> str:
-    """A page of a ``--live`` build: its navigation also links the live checker."""
-    link = f' · <a href="{"../" * depth}live/index.html">Live checker</a></nav>'
-    return text.replace("</nav>", link, 1)
+    """A page of a ``--live`` build: its navigation (written by :func:`page`)
+    also links the live checker."""
+    link = _nav_links("../" * depth, (LIVE_NAV,))
+    return text.replace("</nav>", f" · {link}</nav>", 1)
 
 
 def table(head, rows) -> str:
