@@ -8,30 +8,44 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from .io.terminal import safe
-from .io.yamlsafe import project_yaml
 
 
 class Citations:
-    """Rule statements, and the sentences stating each rule when the texts are at hand."""
+    """Rule statements, and the sentences stating each rule when the texts are at hand.
+
+    The statements are read from spec/rules.yaml when a verdict first cites a
+    rule: a timeline whose every step is allowed cites none, and its check
+    does not pay for reading YAML."""
 
     def __init__(self, root: Path | None = None, sources: str | None = None):
         from .paths import default_root
         self.root = Path(root or default_root())
-        self.statements: dict = {}
+        self._statements: dict | None = None
         self.sentences: dict = {}      # rule id -> [(sentence id, original)]
-        path = self.root / "spec" / "rules.yaml"
-        if path.exists():
-            try:
-                doc = project_yaml(path.read_text(encoding="utf-8")) or {}
-            except yaml.YAMLError:
-                doc = {}
-            for r in doc.get("rules") or ():
-                self.statements[r.get("id")] = " ".join(str(r.get("statement", "")).split())
         if sources:
             self._load_sentences(sources)
+
+    @property
+    def statements(self) -> dict:
+        """Rule id -> the project's statement of the rule, on one line."""
+        if self._statements is None:
+            self._statements = self._load_statements()
+        return self._statements
+
+    def _load_statements(self) -> dict:
+        import yaml
+
+        from .io.yamlsafe import project_yaml
+        path = self.root / "spec" / "rules.yaml"
+        if not path.exists():
+            return {}
+        try:
+            doc = project_yaml(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError:
+            return {}
+        return {r.get("id"): " ".join(str(r.get("statement", "")).split())
+                for r in doc.get("rules") or ()}
 
     def _load_sentences(self, folder):
         from . import spec as S

@@ -305,3 +305,40 @@ def test_an_unreadable_file_among_the_sources_is_passed_over(tmp_path, capsys):
     path = ROOT / "spec" / "scenarios" / "4e-reaction-when-hit.json"
     assert main(["check", "--sources", str(folder), str(path)]) == 0
     assert "every expectation holds" in capsys.readouterr().out
+
+
+_MODULES_AFTER_CHECK = """
+import sys
+from fsm.cli import main
+code = main(["check", "--color", "never", sys.argv[1]])
+print("yaml" in sys.modules, code, file=sys.stderr)
+"""
+
+
+def test_a_check_that_cites_nothing_reads_no_yaml(tmp_path):
+    """The rule statements (spec/rules.yaml) are read when a verdict first
+    cites a rule: a timeline allowed throughout starts without PyYAML."""
+    allowed = _write(tmp_path, BASE)
+    rejected = _write(tmp_path, {**BASE, "steps": [{"actor": "ayla", "do": "standard"}]},
+                      "r.json")
+    seen = {}
+    for name, path in (("allowed", allowed), ("rejected", rejected)):
+        proc = subprocess.run([sys.executable, "-c", _MODULES_AFTER_CHECK, path],
+                              capture_output=True, text=True, cwd=tmp_path)
+        seen[name] = proc.stderr.split()
+    assert seen["allowed"] == ["False", "0"], seen
+    assert seen["rejected"][0] == "True", seen
+
+
+def test_a_rejection_cites_the_statement_of_its_rule(tmp_path, capsys):
+    from fsm import spec as S
+    statements = {r["id"]: " ".join(r["statement"].split())
+                  for r in S.load(ROOT, with_tests=False).rules}
+    path = _write(tmp_path, {**BASE, "steps": [{"actor": "ayla", "do": "standard"}]})
+    main(["check", "--color", "never", path])
+    out = capsys.readouterr().out
+    cited = [line.strip() for line in out.splitlines() if line.startswith("       4E-")]
+    assert cited, out
+    for line in cited:
+        rid, _, said = line.partition(": ")
+        assert said == statements[rid], line
