@@ -151,21 +151,27 @@ def replay(doc, path="<scenario>", encounter: Encounter | None = None,
 
 
 def play_step(enc, data, path, index, lines=None) -> StepResult:
-    line, column = (lines or {}).get(index, (None, None))
+    """Judge one step of a scenario; ``lines`` (step number -> (line,
+    column)) is read only to say where a malformed step is."""
     try:
         if isinstance(data, dict) and "expect" in data:
             check_expect(data["expect"], path, index)
         verdict = enc.step(data)
     except InputError as exc:
-        exc.line, exc.column = line, column
+        exc.line, exc.column = _where(lines, index)
         raise
     except StepError as exc:
+        line, column = _where(lines, index)
         raise InputError(path, str(exc), step=index, line=line, column=column) from None
     expect = (data.get("expect") or {}) if isinstance(data, dict) else {}
     # facts cost time in the length of the history: only when something is expected of them
     facts = enc.facts() if FACT_KEYS.intersection(expect) else None
     failures = compare(expect, verdict, facts) if expect else []
     return StepResult(index, data, verdict, facts, failures)
+
+
+def _where(lines, index) -> tuple:
+    return lines.get(index, (None, None)) if lines is not None else (None, None)
 
 
 # -- event logs -----------------------------------------------------------------------

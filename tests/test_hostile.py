@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fsm import Encounter, StepError
+from fsm.errors import InputError
 from fsm.cli import main
 from fsm.conformance.reference import _answer
 
@@ -145,3 +146,73 @@ def test_an_id_holding_a_unicode_line_separator_stays_on_one_line(tmp_path, caps
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "\\u2028" in err
+
+
+# -- the scans that read a JSON text's shape before (depth) and after (where
+#    each step starts) it is parsed --
+
+TRICKY = st.text(st.sampled_from('"\\[]{},:\n \té'), max_size=8)
+JSON_VALUE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-99, 99), TRICKY),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(TRICKY, inner, max_size=3)),
+    max_leaves=12)
+LAYOUT = st.fixed_dictionaries({
+    "indent": st.sampled_from([None, 0, 1, 3, "\t"]),
+    "separators": st.sampled_from([(",", ":"), (", ", ": "), (" ,\n", " :  ")]),
+    "ensure_ascii": st.booleans()})
+
+
+def _nesting(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_nesting, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_nesting, value), default=0)
+    return 0
+
+
+@given(JSON_VALUE, LAYOUT)
+@settings(max_examples=300, deadline=None)
+def test_the_depth_scan_counts_nesting_and_skips_strings(value, layout):
+    from fsm.io.jsonsafe import depth
+    assert depth(json.dumps(value, **layout)) == _nesting(value)
+
+
+@given(st.dictionaries(TRICKY, JSON_VALUE, max_size=3), st.lists(JSON_VALUE, max_size=5),
+       st.booleans(), LAYOUT)
+@settings(max_examples=300, deadline=None)
+def test_each_step_is_found_where_its_text_starts(others, steps, steps_first, layout):
+    """StepLines gives, for step N, the line and column of the first
+    character of its JSON text: decoding from there gives the step back."""
+    from fsm.io.scenario import StepLines
+    others.pop("steps", None)
+    doc = {"steps": steps, **others} if steps_first else {**others, "steps": steps}
+    text = json.dumps(doc, **layout)
+    found = StepLines(text)
+    assert sorted(found) == list(range(1, len(steps) + 1))
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    for n, (line, column) in found.items():
+        at = starts[line - 1] + column - 1
+        assert json.JSONDecoder().raw_decode(text, at)[0] == steps[n - 1]
+
+
+def test_a_replay_without_a_bad_step_never_looks_for_the_steps(tmp_path):
+    """Where the steps start is only needed to say where a bad one is."""
+    from fsm.io.scenario import load_source
+    from fsm.scenario import build, replay
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(BASES[0]), encoding="utf-8")
+    doc, lines = load_source(good)
+    replay(doc, good, build(doc, good), lines)
+    assert lines._found is None
+    bad = tmp_path / "bad.json"
+    doc = copy.deepcopy(BASES[0])
+    doc["steps"][1]["actor"] = "nobody"
+    bad.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    doc, lines = load_source(bad)
+    with pytest.raises(InputError) as err:
+        replay(doc, bad, build(doc, bad), lines)
+    assert (err.value.step, err.value.line) == (2, lines[2][0])
+    assert bad.read_text().splitlines()[err.value.line - 1].strip() == "{"

@@ -10,36 +10,24 @@ into :class:`JSONError` with a one-line message.
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 
 from ..errors import JSONError
 
 MAX_DEPTH = 64
 MAX_DIGITS = 40          # integers longer than this are refused, not converted
 
+# A JSON string, escapes included; one left open runs to the end of the text.
+STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
 
-def depth(text: str, limit: int = MAX_DEPTH) -> int:
-    """Deepest nesting of a JSON text, strings skipped (stops past ``limit``)."""
-    level = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            level += 1
-            if level > deepest:
-                deepest = level
-                if deepest > limit:
-                    return deepest
-        elif ch in "]}":
-            level -= 1
-    return deepest
+
+def depth(text: str) -> int:
+    """Deepest nesting of a JSON text, strings skipped."""
+    brackets = _NOT_BRACKETS.sub("", STRING.sub("", text))
+    return max(accumulate(map(_NESTING.__getitem__, brackets), initial=0))
 
 
 def _bounded_int(text: str) -> int:
@@ -55,7 +43,7 @@ def _no_constant(name: str):
 
 def loads(text: str, max_depth: int = MAX_DEPTH):
     """Parse ``text``; :class:`JSONError` on anything unacceptable."""
-    if depth(text, max_depth) > max_depth:
+    if depth(text) > max_depth:
         raise JSONError(f"JSON nested deeper than {max_depth} levels; refused")
     try:
         return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)

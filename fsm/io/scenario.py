@@ -1,10 +1,12 @@
 """Reading a scenario file: JSON or YAML within size, depth and node limits,
-with the line of every step remembered for error messages, and the top level
-of the document checked. Steps themselves are checked as they replay."""
+with where each step starts at hand for error messages, and the top level of
+the document checked. Steps themselves are checked as they replay."""
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Mapping
 
 from ..errors import InputError
 from ..rulesets import RULESETS
@@ -38,20 +40,25 @@ def read_capped(path, limit: int = None) -> bytes:
     return raw
 
 
-def load_source(path) -> tuple[dict, dict]:
+def load_source(path) -> tuple[dict, Mapping]:
     """Read a scenario and where each of its steps starts: (doc, {index: (line, col)})."""
     raw = read_capped(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not UTF-8 text (byte {exc.start})") from None
-    lines: dict = {}
-    return parse_text(text, path, lines), lines
+    if _is_yaml(path):
+        lines: dict = {}
+        return parse_text(text, path, lines), lines
+    return parse_text(text, path), StepLines(text)
+
+
+def _is_yaml(path) -> bool:
+    return os.path.splitext(str(path))[1].lower() in (".yaml", ".yml")
 
 
 def parse_text(text: str, path="<input>", lines: dict | None = None) -> dict:
-    ext = os.path.splitext(str(path))[1].lower()
-    if ext in (".yaml", ".yml"):
+    if _is_yaml(path):
         from .yamlsafe import load_yaml
         return load_yaml(text, path, lines)
     try:
@@ -66,52 +73,67 @@ def parse_text(text: str, path="<input>", lines: dict | None = None) -> dict:
 MAX_DEPTH = jsonsafe.MAX_DEPTH
 
 
+class StepLines(Mapping):
+    """Where each step of a JSON scenario starts, (line, column) by step
+    number: found when first asked for (only a message about a step needs
+    it), by a scan of the text that skips its strings."""
+
+    def __init__(self, text: str):
+        self._text, self._found = text, None
+
+    def _lines(self) -> dict:
+        if self._found is None:
+            self._found, self._text = _json_step_lines(self._text), None
+        return self._found
+
+    def __getitem__(self, index):
+        return self._lines()[index]
+
+    def __iter__(self):
+        return iter(self._lines())
+
+    def __len__(self) -> int:
+        return len(self._lines())
+
+
+# what the scan for steps meets: a whole string, or a bracket, brace or comma
+_STRUCTURE = re.compile(jsonsafe.STRING.pattern + r"|[\[\]{},]", re.S)
+_NOT_SPACE = re.compile(r"\S")
+
+
 def _json_step_lines(text: str) -> dict:
     """Line and column where each element of the top-level "steps" list starts."""
-    out = {}
-    depth = 0
-    in_string = escaped = False
-    line, col = 1, 0
-    last_key = None
-    string_start = 0
-    in_steps = False
-    expecting = False
-    index = 0
-    for pos, ch in enumerate(text):
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-                if depth == 1:
-                    last_key = text[string_start + 1:pos]
-            continue
-        if in_steps and expecting and depth == 2 and not ch.isspace() and ch not in ",]":
-            index += 1
-            out[index] = (line, col)
-            expecting = False
+    out: dict = {}
+    depth, in_steps, last_key = 0, False, None
+    line, counted, newline = 1, 0, -1     # the line at position `counted`; the last newline
+    for m in _STRUCTURE.finditer(text):
+        pos = m.start()
+        ch = text[pos]
         if ch == '"':
-            in_string = True
-            string_start = pos
-        elif ch in "[{":
+            if depth == 1:
+                last_key = m.group()[1:-1]
+            continue
+        if ch in "[{":
             depth += 1
-            if depth == 2 and ch == "[" and last_key == "steps":
-                in_steps, expecting = True, True
+            in_steps = in_steps or (depth == 2 and ch == "[" and last_key == "steps")
         elif ch in "]}":
             depth -= 1
-            if depth == 1:
-                in_steps = False
-        elif ch == "," and in_steps and depth == 2:
-            expecting = True
-        elif ch == ":" and depth == 1:
-            pass
-        elif ch == "," and depth == 1:
+            in_steps = in_steps and depth > 1
+            continue
+        elif depth == 1:              # a comma between members of the top level
             last_key = None
+            continue
+        if not (in_steps and depth == 2):
+            continue
+        start = _NOT_SPACE.search(text, m.end())     # where the next element begins
+        if start is None or text[start.start()] in ",]":
+            continue
+        at = start.start()
+        line += text.count("\n", counted, at)
+        last = text.rfind("\n", counted, at)
+        newline = last if last >= 0 else newline
+        counted = at
+        out[len(out) + 1] = (line, at - newline)
     return out
 
 
