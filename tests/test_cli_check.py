@@ -189,6 +189,28 @@ def test_every_usage_mistake_gets_one_line_and_exit_2(argv, capsys):
     assert len(err) == 1 and err[0].startswith("fsm") and "--help)" in err[0], err
 
 
+@pytest.mark.parametrize("argv,where", [
+    (["site", "out", "--bogus"], "fsm site"),
+    (["spec", "check", "--bogus"], "fsm spec check"),
+    (["check", "a.json", "--zz"], "fsm check"),
+    (["--bogus"], "fsm"),
+])
+def test_a_word_no_parser_takes_is_reported_by_its_command(argv, where, capsys):
+    """The line names the (sub)command the word was given to, and its --help."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{where}: unrecognized arguments: ") and \
+        err.endswith(f"(see {where} --help)"), err
+
+
+@pytest.mark.parametrize("command", [["explore", "pf2e"], ["conformance"]])
+@pytest.mark.parametrize("jobs", ["0", "-2", "two"])
+def test_jobs_is_a_number_of_processes(command, jobs, capsys):
+    assert main([*command, "--jobs", jobs]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "argument --jobs" in err and len(err.splitlines()) == 1, err
+
+
 # -- hostile files ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("path,message", [

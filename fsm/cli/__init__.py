@@ -28,6 +28,24 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but a word no parser takes is reported by the
+        (sub)command it was given to, whose --help lists what it takes."""
+        args, extras = self.parse_known_args(args, namespace)
+        if extras:
+            _chosen(self, args).error(f"unrecognized arguments: {' '.join(extras)}")
+        return args
+
+
+def _chosen(parser, args) -> argparse.ArgumentParser:
+    """The innermost subcommand's parser that ``args`` went through."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(args, action.dest, None)
+            if name in action.choices:
+                return _chosen(action.choices[name], args)
+    return parser
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(

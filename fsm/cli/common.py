@@ -31,6 +31,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def processes(text: str) -> int:
+    """A number of processes, 1 or more (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more processes, not {value}")
+    return value
+
+
 def sources_folder(folder):
     """``--sources``: None, or a folder that exists."""
     if folder is not None and not os.path.isdir(folder):

@@ -10,7 +10,7 @@ import sys
 
 from ..errors import EngineError, InputError
 from ..paths import default_root
-from .common import cpus, seconds, write_report
+from .common import cpus, processes, seconds, write_report
 
 
 def add_parser(sub) -> None:
@@ -39,7 +39,7 @@ def add_parser(sub) -> None:
                            "spec/COVERAGE.json), instead of running vectors")
     conf.add_argument("--check-generated", action="store_true",
                       help="exit 1 if spec/vectors/generated/ is not what --generate writes")
-    conf.add_argument("--jobs", type=int, default=cpus(), metavar="N",
+    conf.add_argument("--jobs", type=processes, default=cpus(), metavar="N",
                       help="processes for --generate (default: the CPUs)")
     conf.add_argument("--fuzz", type=int, metavar="N", default=None,
                       help="instead of the vectors, drive --program with up to N random "

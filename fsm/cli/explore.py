@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..errors import ConfigError, InputError
-from .common import cpus, ruleset_names
+from .common import cpus, processes, ruleset_names
 
 
 def add_parser(sub) -> None:
@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
     exp.add_argument("--json", action="store_true", help="print the result as JSON")
     exp.add_argument("--out", default=".", metavar="DIR",
                      help="where to write a counterexample vector (default: .)")
-    exp.add_argument("--jobs", type=int, default=cpus(), metavar="J",
+    exp.add_argument("--jobs", type=processes, default=cpus(), metavar="J",
                      help="processes sharing each level of the walk (default: one per CPU); "
                           "the report is the same for any number")
     exp.add_argument("--engine", choices=("lean", "transitions"), default="lean",
@@ -107,7 +107,7 @@ def cmd_explore(args) -> int:
             return _shard(cfg, args)
         bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
         try:
-            result = X.explore(cfg, bar, jobs=max(1, args.jobs))
+            result = X.explore(cfg, bar, jobs=args.jobs)
         finally:
             if bar is not None:
                 bar.close()
