@@ -22,12 +22,20 @@ MAX_DIGITS = 40          # integers longer than this are refused, not converted
 STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+_CHUNK = 1 << 16          # brackets judged at a time
 
 
-def depth(text: str) -> int:
-    """Deepest nesting of a JSON text, strings skipped."""
+def depth(text: str, limit: int = MAX_DEPTH) -> int:
+    """Deepest nesting of a JSON text, strings skipped (stops soon past ``limit``)."""
     brackets = _NOT_BRACKETS.sub("", STRING.sub("", text))
-    return max(accumulate(map(_NESTING.__getitem__, brackets), initial=0))
+    level = deepest = 0
+    for start in range(0, len(brackets), _CHUNK):
+        levels = list(accumulate(map(_NESTING.__getitem__, brackets[start:start + _CHUNK]),
+                                 initial=level))
+        deepest, level = max(deepest, max(levels)), levels[-1]
+        if deepest > limit:
+            break
+    return deepest
 
 
 def _bounded_int(text: str) -> int:
@@ -43,7 +51,7 @@ def _no_constant(name: str):
 
 def loads(text: str, max_depth: int = MAX_DEPTH):
     """Parse ``text``; :class:`JSONError` on anything unacceptable."""
-    if depth(text) > max_depth:
+    if depth(text, max_depth) > max_depth:
         raise JSONError(f"JSON nested deeper than {max_depth} levels; refused")
     try:
         return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
