@@ -183,11 +183,11 @@ def verdict_mix(load_) -> dict:
     return {k: v / total for k, v in counts.items()}
 
 
-def adjudication(random_timelines: int) -> dict:
-    return adjudicate(workload(random_timelines))
+def adjudication(random_timelines: int, repeat: int = 7) -> dict:
+    return adjudicate(workload(random_timelines), repeat)
 
 
-def adjudicate(load_) -> dict:
+def adjudicate(load_, repeat: int = 7) -> dict:
     fired = [(rs, call) for rs, combatants, options, steps in load_
              for call in _triggers_fired([(rs, combatants, options, steps)])]
 
@@ -208,7 +208,7 @@ def adjudicate(load_) -> dict:
 
     raw_run.setup = lambda: _raw_setup(fired)
     steps = sum(len(s) for *_, s in load_)
-    t_fsm, t_lean, t_raw = _timed([fsm_run, lean_run, raw_run])
+    t_fsm, t_lean, t_raw = _timed([fsm_run, lean_run, raw_run], repeat)
     return {"steps": steps, "triggers": len(fired), "fsm": steps / t_fsm,
             "raw_transitions": steps / t_raw, "dict_table": steps / t_lean,
             "mix": verdict_mix(load_)}
@@ -304,20 +304,21 @@ def _wall(cmd, repeat=7) -> float:
     return statistics.median(times)
 
 
-def cold_start() -> dict:
-    """Whole commands, with fsm's bytecode caches written first (as after a
-    first run; with PYTHONDONTWRITEBYTECODE set, every run would compile fsm
-    from source and the figure would measure the compiler)."""
+def cold_start(repeat: int = 7) -> dict:
+    """Whole commands, median of ``repeat`` launches, with fsm's bytecode
+    caches written first (as after a first run; with PYTHONDONTWRITEBYTECODE
+    set, every run would compile fsm from source and the figure would
+    measure the compiler)."""
     import compileall
 
     import fsm
     compileall.compile_dir(str(Path(fsm.__file__).parent), quiet=1)
     vector = str(VECTORS[0].relative_to(ROOT))
-    check = _wall([sys.executable, "-m", "fsm", "check", vector])
-    citing = _wall([sys.executable, "-m", "fsm", "check", str(_citing_vector())])
-    spec = _wall([sys.executable, "-m", "fsm", "spec", "check"], repeat=3)
-    bare = _wall([sys.executable, "-c", "import transitions"])
-    python = _wall([sys.executable, "-c", "pass"])
+    check = _wall([sys.executable, "-m", "fsm", "check", vector], repeat)
+    citing = _wall([sys.executable, "-m", "fsm", "check", str(_citing_vector())], repeat)
+    spec = _wall([sys.executable, "-m", "fsm", "spec", "check"], min(repeat, 3))
+    bare = _wall([sys.executable, "-c", "import transitions"], repeat)
+    python = _wall([sys.executable, "-c", "pass"], repeat)
     return {"fsm_check": check, "fsm_check_citing": citing, "spec_check": spec,
             "import_transitions": bare, "python": python}
 
@@ -548,10 +549,11 @@ def main(argv=None) -> int:
         growth, target, pairs = [("pf2e", 2, 1, 1)], [], []
     results = {"machine": machine_info()}
     print("adjudication...", file=sys.stderr)
-    results["adjudication"] = adjudication(2 if args.smoke else 20 if args.quick else 200)
-    results["realistic"] = adjudicate(realistic_workload(1 if args.smoke else 10))
+    repeat = 1 if args.smoke else 7
+    results["adjudication"] = adjudication(2 if args.smoke else 20 if args.quick else 200, repeat)
+    results["realistic"] = adjudicate(realistic_workload(1 if args.smoke else 10), repeat)
     print("cold start, memory, suite...", file=sys.stderr)
-    results["cold_start"] = cold_start()
+    results["cold_start"] = cold_start(repeat)
     results["memory"] = memory()
     results["suite"] = suite()
     print("replay...", file=sys.stderr)
