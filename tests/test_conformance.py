@@ -281,3 +281,13 @@ def test_fsm_serve_answers_bad_input_and_stays_up(line):
     first, second = (json.loads(x) for x in proc.stdout.strip().splitlines())
     assert first["type"] in ("error", "result") and second["type"] == "hello"
     assert "Traceback" not in proc.stderr
+
+
+def test_serve_starts_without_what_only_other_commands_use():
+    """fsm serve is started once per conformance run by every engine author's
+    CI: it loads neither the JUnit writer's XML and URL libraries nor PyYAML."""
+    code = ("import io, sys; from fsm.cli import main; sys.stdin = io.StringIO(''); "
+            "main(['serve']); print(sorted(m for m in ('xml.sax.saxutils', 'urllib.request', "
+            "'yaml') if m in sys.modules), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stderr.strip().splitlines()[-1] == "[]", proc.stderr
