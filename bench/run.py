@@ -298,8 +298,8 @@ def _wall(cmd, repeat=7) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       cwd=ROOT)
+        subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, cwd=ROOT)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -316,10 +316,11 @@ def cold_start(repeat: int = 7) -> dict:
     vector = str(VECTORS[0].relative_to(ROOT))
     check = _wall([sys.executable, "-m", "fsm", "check", vector], repeat)
     citing = _wall([sys.executable, "-m", "fsm", "check", str(_citing_vector())], repeat)
+    serve = _wall([sys.executable, "-m", "fsm", "serve"], repeat)     # stdin empty: it stops
     spec = _wall([sys.executable, "-m", "fsm", "spec", "check"], min(repeat, 3))
     bare = _wall([sys.executable, "-c", "import transitions"], repeat)
     python = _wall([sys.executable, "-c", "pass"], repeat)
-    return {"fsm_check": check, "fsm_check_citing": citing, "spec_check": spec,
+    return {"fsm_check": check, "fsm_check_citing": citing, "serve": serve, "spec_check": spec,
             "import_transitions": bare, "python": python}
 
 
@@ -462,6 +463,8 @@ def table(results: dict) -> str:
         f"| cold start: fsm check, a vector citing rules | "
         f"{c['fsm_check_citing'] * 1000:.0f} ms | "
         f"{c['fsm_check_citing'] / c['import_transitions']:.2f}x import transitions | <= 2x |",
+        f"| cold start: fsm serve (input closed at once) | {c['serve'] * 1000:.0f} ms | "
+        f"{c['serve'] / c['import_transitions']:.2f}x import transitions | |",
         f"| cold start: fsm spec check | {c['spec_check'] * 1000:.0f} ms | "
         f"{c['spec_check'] / c['import_transitions']:.2f}x import transitions | <= 10x |",
         f"| memory per encounter model | {mem['Encounter'] / 1024:.1f} KiB (Encounter), "

@@ -18,6 +18,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
                 "| fsm adjudication, realistic timelines (", "| raw transitions dispatch",
                 "| plain dict table", "| cold start: fsm check one vector |",
                 "| cold start: fsm check, a vector citing rules |",
+                "| cold start: fsm serve (input closed at once) |",
                 "| cold start: fsm spec check |",
                 "| memory per encounter model |", "| conformance suite, ",
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
