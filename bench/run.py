@@ -267,28 +267,29 @@ def reduction(bounds) -> list:
 
 def bigger_bounds(targets) -> list:
     """``fsm explore RULESET --combatants 5 --rounds 3`` given the time the
-    default 3x2 command took in this run: finished or not, and how long."""
+    default 3x2 command took in this run (``--max-seconds``): finished or
+    not, how long, and how far it got."""
     rows = []
     for ruleset, budget, of in targets:
         cmd = [sys.executable, "-m", "fsm", "explore", ruleset, "--combatants", "5",
-               "--rounds", "3", "--json"]
+               "--rounds", "3", "--max-seconds", f"{budget:.3f}", "--json"]
         start = time.perf_counter()
-        # a session of its own, so that the walk's worker processes stop with it
+        # a session of its own, so that the walk's worker processes stop with it if
+        # it overruns its own limit by far
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
-            stdout, _ = proc.communicate(timeout=budget)
+            stdout, _ = proc.communicate(timeout=budget + 60)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            rows.append({"ruleset": ruleset, "budget": budget, "finished": False,
-                         "of": of})
-            continue
+            stdout = ""
         seconds = time.perf_counter() - start
-        out = json.loads(stdout) if proc.returncode in (0, 1) else {}
-        rows.append({"ruleset": ruleset, "budget": budget, "finished": True,
-                     "seconds": seconds, "states": out.get("states", 0),
-                     "clean": proc.returncode == 0, "of": of})
+        out = json.loads(stdout) if proc.returncode in (0, 1, 3) else {}
+        rows.append({"ruleset": ruleset, "budget": budget, "of": of, "seconds": seconds,
+                     "finished": proc.returncode in (0, 1), "clean": proc.returncode in (0, 3),
+                     "states": out.get("states", 0), "runs": out.get("runs", 0),
+                     "depth": out.get("depth_reached", 0)})
     return rows
 
 
@@ -521,7 +522,9 @@ def table(results: dict) -> str:
         else:
             lines += ["", f"5 combatants x 3 rounds, {r['ruleset']}: not finished within "
                           f"{r['of']} ({r['budget']:.1f} s), so > 1x that time "
-                          f"(target: <= 1)."]
+                          f"(target: <= 1); by then {r['states']:,} states "
+                          f"({'clean' if r['clean'] else 'NOT clean'}), {r['runs']} of 5 runs "
+                          f"begun, timelines up to {r['depth']} steps."]
     a = results["adjudication"]
     trigger = a["steps"] / a["raw_transitions"] / a["triggers"]     # one bare trigger call, s
     costs = [f"{r['ruleset']} {r['combatants']} combatants "

@@ -22,8 +22,9 @@ from fsm import Encounter, StepError
 from fsm.cli import main
 from fsm.conformance.mutation import replace_guard, with_guard_forced
 from fsm.engine.guard import GUARDS
-from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, explore, freeze,
-                         thaw, write_counterexample)
+from fsm.errors import ConfigError
+from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, check_config,
+                         explore, freeze, thaw, write_counterexample)
 from fsm.rulesets import RULESETS
 from fsm.scenario import load
 
@@ -392,10 +393,12 @@ def test_fsm_explore_stopped_at_max_states_says_so_and_exits_3(capsys):
     assert main([*args, "--max-states", "50", "--json"]) == 3
     out = json.loads(capsys.readouterr().out)
     assert out["complete"] is False and out["violation"] is None
+    assert out["stopped_at"] == "--max-states 50"
     assert 50 <= out["states"] < 200
     assert main([*args, "--max-states", "50"]) == 3
     text = capsys.readouterr().out
-    assert "incomplete" in text and "ok: every invariant holds" not in text
+    assert "(stopped at --max-states 50: incomplete)" in text
+    assert "incomplete: every" in text and "ok: every invariant holds" not in text
     assert main([*args, "--max-states", "100000"]) == 0
     assert "ok: every invariant holds" in capsys.readouterr().out
     assert main([*args, "--max-states", "0"]) == 2
@@ -510,16 +513,45 @@ def test_shards_merged_give_the_states_of_one_run(tmp_path, capsys):
     assert "missing [2]" in capsys.readouterr().err
 
 
+def test_fsm_explore_stops_when_its_time_is_up(capsys):
+    """--max-seconds bounds all the runs together: a walk far longer than it
+    stops, says where, how many runs it walked, and exits 3; one within it
+    is complete; a time that is not a positive number is one line, exit 2."""
+    args = ["explore", "dnd4e", "--combatants", "5", "--rounds", "3"]   # minutes to the end
+    assert main([*args, "--max-seconds", "1", "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["complete"] is False and out["stopped_at"] == "--max-seconds 1"
+    assert out["violation"] is None and 0 < out["runs"] < 5 and out["states"] > 0
+    assert main([*args, "--max-seconds", "0.5"]) == 3
+    text = capsys.readouterr().out
+    assert "of 5 runs)" in text and "(stopped at --max-seconds 0.5: incomplete)" in text
+    small = ["explore", "pf2e", "--combatants", "2", "--rounds", "1"]
+    assert main([*small, "--max-seconds", "600"]) == 0
+    assert "ok: every invariant holds" in capsys.readouterr().out
+    for bad in ("0", "-1", "nan", "soon"):
+        assert main([*small, "--max-seconds", bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--max-seconds" in err, err
+    with pytest.raises(ConfigError):
+        check_config(Config("pf2e", max_seconds=-1.0))
+
+
+def test_a_shard_stops_when_its_time_is_up(tmp_path, capsys):
+    args = ["dnd4e", "--combatants", "5", "--rounds", "3", "--max-seconds", "0.5"]
+    assert main(["explore", *args, "--shard", "0/2", "--out", str(tmp_path)]) == 3
+    assert "(stopped at --max-seconds 0.5: incomplete)" in capsys.readouterr().out
+
+
 def test_shards_stopped_at_max_states_merge_into_an_incomplete_report(tmp_path, capsys):
     """Shards walked with --max-states say they stopped and exit 3; merged,
     they give a report that says it is incomplete and exits 3, as a single
     stopped run does."""
     args = ["pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1", "--max-states", "10"]
     files = _shards(tmp_path, args, 2, status=3)
-    assert "(stopped at --max-states: incomplete)" in capsys.readouterr().out
+    assert "(stopped at --max-states 10: incomplete)" in capsys.readouterr().out
     assert main(["explore", "merge", *files]) == 3
     out = capsys.readouterr().out
-    assert "stopped at --max-states: incomplete" in out and "incomplete: every" in out
+    assert "stopped at --max-states 10: incomplete" in out and "incomplete: every" in out
 
 
 def test_shards_merged_find_the_shortest_counterexample(seed, tmp_path, capsys):

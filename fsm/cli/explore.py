@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..errors import ConfigError, InputError
-from .common import cpus, processes, ruleset_names
+from .common import cpus, processes, ruleset_names, seconds
 
 
 def add_parser(sub) -> None:
@@ -46,6 +46,11 @@ def add_parser(sub) -> None:
                           "the report is the same for any number")
     exp.add_argument("--engine", choices=("lean", "transitions"), default="lean",
                      help="dispatch through the lean table walker (default) or transitions")
+    exp.add_argument("--max-seconds", type=seconds, metavar="S",
+                     help="stop once S seconds have passed, all runs together: the report "
+                          "says how far it got, and the exit status is 3 unless something "
+                          "broke (where it stops depends on the machine; --max-states "
+                          "does not)")
     exp.add_argument("--max-states", type=int, metavar="N",
                      help="stop each run once it has numbered N states, to try a bound "
                           "larger than the time at hand: the report says how far it got, "
@@ -71,7 +76,8 @@ decided by exactly one table row or one refusal; a gap passes only when
 spec/divergences.yaml records it under gaps: with the id printed here.
 
 exit status: 0 clean, 1 an invariant broke or the audit found an unrecorded
-gap, 2 bad usage, 3 stopped at --max-states before the bounds were covered
+gap, 2 bad usage, 3 stopped at --max-states or --max-seconds before the
+bounds were covered
 (nothing broke in the states walked).
 
 A large bound can be spread over machines: each runs one part with --shard
@@ -88,6 +94,7 @@ examples:
   fsm explore dnd4e --combatants 4 --shard 0/2 --out parts    (and 1/2 elsewhere)
   fsm explore merge parts/explore-dnd4e-shard-*.json
   fsm explore dnd4e --combatants 5 --rounds 3 --max-states 100000
+  fsm explore dnd4e --combatants 5 --rounds 3 --max-seconds 60
 """
 
 
@@ -100,7 +107,8 @@ def cmd_explore(args) -> int:
             raise ConfigError(f"unexpected arguments after the ruleset: {' '.join(args.files)}")
         cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
                        responders=args.responders, engine=args.engine,
-                       max_states=args.max_states, grid=args.grid)
+                       max_states=args.max_states, max_seconds=args.max_seconds,
+                       grid=args.grid)
         X.check_config(cfg)
         cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
         if args.shard is not None:
@@ -144,8 +152,9 @@ def _shard(cfg, args) -> int:
         return 2
     states = sum(len(run["states"]) for run in doc["runs"])
     complete = all(run["complete"] for run in doc["runs"])
+    stopped = next((run["stopped"] for run in doc["runs"] if run["stopped"]), None)
     print(f"shard {cfg.shard[0]} of {cfg.shard[1]}: {states:,} states expanded"
-          f"{'' if complete else ' (stopped at --max-states: incomplete)'}; wrote {path}")
+          f"{'' if complete else f' (stopped at {stopped}: incomplete)'}; wrote {path}")
     return 0 if complete else 3
 
 

@@ -85,6 +85,8 @@ def check_config(cfg: Config) -> None:
         raise ConfigError(f"--responders must be at least 1, not {cfg.responders}")
     if cfg.max_states is not None and cfg.max_states < 1:
         raise ConfigError(f"--max-states must be at least 1, not {cfg.max_states}")
+    if cfg.max_seconds is not None and not 0 < cfg.max_seconds < float("inf"):
+        raise ConfigError(f"--max-seconds must be a positive number, not {cfg.max_seconds}")
     if cfg.grid and cfg.rules.explore.grid_moves is None:
         raise ConfigError(f"{cfg.name} has no grid mode: it derives nothing from positions")
 
@@ -149,7 +151,7 @@ def report_json(report: Report, written: str | None = None) -> dict:
         "depth_reached": report.depth_reached, "stack_reached": report.stack_reached,
         "seconds": round(report.seconds, 3),
         "states_per_second": round(report.states_per_second, 1),
-        "complete": report.complete, "violation": None,
+        "complete": report.complete, "stopped_at": report.stopped, "violation": None,
     }
     if report.violation is not None:
         v = report.violation
@@ -170,6 +172,15 @@ def audit_json(report: Report, recorded: set) -> dict:
     }
 
 
+def _runs(report) -> str:
+    """'3 runs', or '1 of 3 runs' when a time limit stopped the others."""
+    from .runs import answerer_sets
+    planned = len(answerer_sets(report.config))
+    if report.runs < planned:
+        return f"{report.runs} of {planned} runs"
+    return _plural(report.runs, "run")
+
+
 def render_text(report: Report, written: str | None, audit: bool, recorded: set) -> str:
     cfg = report.config
     who = "everyone" if cfg.responders is None or cfg.responders >= cfg.combatants \
@@ -178,13 +189,12 @@ def render_text(report: Report, written: str | None, audit: bool, recorded: set)
         f"{cfg.name}: {cfg.combatants} combatants{' on a line' if cfg.grid else ''}, "
         f"{_plural(cfg.rounds, 'round')}, "
         f"depth {cfg.depth}, "
-        f"answers by {who} ({_plural(report.runs, 'run')})",
+        f"answers by {who} ({_runs(report)})",
         f"  {report.states:,} states, {report.transitions:,} transitions, "
         f"{report.steps:,} steps checked, timelines up to {report.depth_reached} steps, "
         f"stacks up to {report.stack_reached} frames",
         f"  {report.seconds:.1f} s, {report.states_per_second:,.0f} states/s"
-        + ("" if report.complete else "  (a run stopped at --max-states"
-           + (f" {cfg.max_states:,}" if cfg.max_states else "") + ": incomplete)"),
+        + ("" if report.complete else f"  (stopped at {report.stopped or 'a limit'}: incomplete)"),
     ]
     if audit:
         lines += _audit_lines(report, recorded)

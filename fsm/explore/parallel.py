@@ -125,6 +125,7 @@ class ParallelExplorer(Explorer):
             if found is not None:
                 index, move, problem = found
                 Explorer.violate(self, index, move, problem)
+            self.check_time()
             if self.report.violation is not None or not self.report.complete:
                 break
             if self.progress is not None:

@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 
 from .parallel import ParallelExplorer
-from .walk import Config, Report, combatants_for
+from .walk import Config, Report, combatants_for, deadline_of
 
 
 def answerer_sets(cfg: Config) -> list:
@@ -26,11 +26,17 @@ def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
     other, and merge them; with ``jobs`` > 1 each run's frontier is spread
     over that many worker processes (:mod:`.parallel`), with the report of
     one process. Once a run has found a counterexample, the next ones look
-    only for a shorter one."""
-    runs = [replace(cfg, answerers=team) for team in answerer_sets(cfg)]
+    only for a shorter one. ``max_seconds`` bounds all the runs together:
+    once it has passed, the run under way stops and no other starts."""
+    deadline = deadline_of(cfg)
+    runs = [replace(cfg, answerers=team, deadline=deadline) for team in answerer_sets(cfg)]
     total = Report(cfg)
     start = time.perf_counter()
     for number, run in enumerate(runs, 1):
+        if deadline is not None and time.monotonic() > deadline:
+            total.complete = False
+            total.stopped = total.stopped or f"--max-seconds {cfg.max_seconds:g}"
+            break
         if total.violation is not None:
             run = replace(run, max_levels=len(total.violation.path) - 1)
         step = None if progress is None else (
@@ -46,6 +52,7 @@ def _merge(total: Report, part: Report) -> None:
     total.depth_reached = max(total.depth_reached, part.depth_reached)
     total.stack_reached = max(total.stack_reached, part.stack_reached)
     total.complete = total.complete and part.complete
+    total.stopped = total.stopped or part.stopped
     total.runs += 1
     if part.violation is not None and (total.violation is None or
                                        len(part.violation.path) < len(total.violation.path)):

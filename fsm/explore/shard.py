@@ -23,7 +23,7 @@ from dataclasses import asdict, replace
 
 from ..errors import ConfigError
 from .runs import answerer_sets
-from .walk import Config, Explorer, Report, Violation
+from .walk import Config, Explorer, Report, Violation, deadline_of
 from .watch import Problem
 
 KIND = "fsm-explore-shard"
@@ -83,13 +83,15 @@ def parse_shard(text: str) -> tuple:
 def run_shard(cfg: Config) -> dict:
     """Walk one part of every run of ``cfg``; what the merge needs, as JSON."""
     runs = []
+    deadline = deadline_of(cfg)
     for team in answerer_sets(cfg):
-        walker = Explorer(replace(cfg, answerers=team))
+        walker = Explorer(replace(cfg, answerers=team, deadline=deadline))
         walker.ledger = Ledger()
         report = walker.run()
         runs.append({"answerers": list(team) if team else None,
                      "root": walker.ledger.keys[0][0], "states": walker.ledger.states,
-                     "complete": report.complete, "seconds": report.seconds,
+                     "complete": report.complete, "stopped": report.stopped,
+                     "seconds": report.seconds,
                      "violation": _violation_json(report.violation)})
     return {"kind": KIND, "format": 1, "shard": list(cfg.shard), "config": _config_json(cfg),
             "runs": runs}
@@ -140,6 +142,8 @@ def _merge_run(total: Report, runs: list) -> None:
     total.states += len(states) + 1
     total.runs += 1
     total.complete = total.complete and all(run["complete"] for run in runs)
+    total.stopped = total.stopped or next(
+        (run.get("stopped") for run in runs if run.get("stopped")), None)
     for entry in entries + roots:
         total.steps += entry[1]
         total.transitions += entry[2]
@@ -158,7 +162,7 @@ def _merge_run(total: Report, runs: list) -> None:
 def _config_json(cfg: Config) -> dict:
     out = asdict(cfg)
     out["ruleset"] = cfg.name
-    for name in ("answerers", "shard", "max_states", "max_levels"):
+    for name in ("answerers", "shard", "max_states", "max_seconds", "deadline", "max_levels"):
         out.pop(name, None)
     return out
 

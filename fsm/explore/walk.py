@@ -43,7 +43,9 @@ class Config:
     exact: bool = False
     options: dict = field(default_factory=dict)
     engine: str = "lean"
-    max_states: int | None = None
+    max_states: int | None = None     # stop each run once it has numbered this many states
+    max_seconds: float | None = None  # stop the exploration once this much time has passed
+    deadline: float | None = None     # time.monotonic() past which a run stops (from max_seconds)
     max_levels: int | None = None     # stop after timelines this long
     grid: bool = False                # combatants on a line; moves with paths (a scene)
     shard: tuple | None = None        # (I, N): only the I-th of N parts of the root's moves
@@ -78,6 +80,7 @@ class Report:
     stack_reached: int = 0
     seconds: float = 0.0
     complete: bool = True
+    stopped: str | None = None  # the limit a run stopped at (--max-states N, --max-seconds S)
     runs: int = 0
     violation: Violation | None = None
     audit: Audit = field(default_factory=Audit)
@@ -96,6 +99,11 @@ def combatants_for(cfg: Config) -> list:
             c["at"] = [i, 0]
     adjust = cfg.rules.explore.combatants
     return adjust(out) if adjust is not None else out
+
+
+def deadline_of(cfg: Config) -> float | None:
+    """When an exploration starting now must stop (None: no time limit)."""
+    return None if cfg.max_seconds is None else time.monotonic() + cfg.max_seconds
 
 
 def make_encounter(cfg: Config, combatants, observer=None) -> Encounter:
@@ -121,6 +129,7 @@ class Explorer:
         self.rounds: list = []      # state index -> earliest round it was expanded in
         self.seen: dict = {}
         self.ledger = None          # what each expanded state contributed (fsm.explore.shard)
+        self.deadline = cfg.deadline if cfg.deadline is not None else deadline_of(cfg)
 
     # -- the walk --
     def run(self) -> Report:
@@ -143,6 +152,7 @@ class Explorer:
         nxt = []
         for done, (index, frozen, book) in enumerate(frontier):
             self._expand(index, frozen, book, nxt)
+            self.check_time()
             if self.report.violation is not None or not self.report.complete:
                 break
             if self.progress is not None and done % 50 == 0:
@@ -236,7 +246,17 @@ class Explorer:
         index = self._add(key, index, move, round_)
         nxt.append((index, frozen, book))
         if self.cfg.max_states and self.report.states >= self.cfg.max_states:
-            self.report.complete = False
+            self.stop(f"--max-states {self.cfg.max_states:,}")
+
+    def stop(self, limit: str) -> None:
+        """The run ends here, short of its bounds, because of ``limit``."""
+        self.report.complete = False
+        self.report.stopped = self.report.stopped or limit
+
+    def check_time(self) -> None:
+        """Stop once the exploration's time (``--max-seconds``) is up."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.stop(f"--max-seconds {self.cfg.max_seconds:g}")
 
     def _reopen(self, index, book, nxt, frozen, round_):
         """The reduced picture leaves the round out, so a state can be met
