@@ -152,7 +152,7 @@ def _shard(cfg, args) -> int:
         return 2
     states = sum(len(run["states"]) for run in doc["runs"])
     complete = all(run["complete"] for run in doc["runs"])
-    stopped = next((run["stopped"] for run in doc["runs"] if run["stopped"]), None)
+    stopped = shard.stopped_at(doc["runs"])
     print(f"shard {cfg.shard[0]} of {cfg.shard[1]}: {states:,} states expanded"
           f"{'' if complete else f' (stopped at {stopped}: incomplete)'}; wrote {path}")
     return 0 if complete else 3

@@ -14,6 +14,7 @@ from ..report import describe
 from ..rulesets import RULESETS
 from .audit import AMBIGUOUS, REFUSED, ROW, STRUCTURAL, UNDEFINED
 from .audit import Finding
+from .runs import answerer_sets
 from .walk import Config, Report, Violation, combatants_for
 
 # -- writing a counterexample ----------------------------------------------------------
@@ -174,7 +175,6 @@ def audit_json(report: Report, recorded: set) -> dict:
 
 def _runs(report) -> str:
     """'3 runs', or '1 of 3 runs' when a time limit stopped the others."""
-    from .runs import answerer_sets
     planned = len(answerer_sets(report.config))
     if report.runs < planned:
         return f"{report.runs} of {planned} runs"

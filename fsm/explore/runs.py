@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 
 from .parallel import ParallelExplorer
-from .walk import Config, Report, combatants_for, deadline_of
+from .walk import Config, Report, combatants_for, deadline_of, time_limit
 
 
 def answerer_sets(cfg: Config) -> list:
@@ -35,7 +35,7 @@ def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
     for number, run in enumerate(runs, 1):
         if deadline is not None and time.monotonic() > deadline:
             total.complete = False
-            total.stopped = total.stopped or f"--max-seconds {cfg.max_seconds:g}"
+            total.stopped = total.stopped or time_limit(cfg)
             break
         if total.violation is not None:
             run = replace(run, max_levels=len(total.violation.path) - 1)

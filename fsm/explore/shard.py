@@ -142,8 +142,7 @@ def _merge_run(total: Report, runs: list) -> None:
     total.states += len(states) + 1
     total.runs += 1
     total.complete = total.complete and all(run["complete"] for run in runs)
-    total.stopped = total.stopped or next(
-        (run.get("stopped") for run in runs if run.get("stopped")), None)
+    total.stopped = total.stopped or stopped_at(runs)
     for entry in entries + roots:
         total.steps += entry[1]
         total.transitions += entry[2]
@@ -157,6 +156,12 @@ def _merge_run(total: Report, runs: list) -> None:
         best = min(found, key=lambda v: len(v.path))
         if total.violation is None or len(best.path) < len(total.violation.path):
             total.violation = best
+
+
+def stopped_at(runs: list) -> str | None:
+    """The limit the first stopped run of a shard file stopped at (None if
+    none says; files written before runs said so carry no such entry)."""
+    return next((run["stopped"] for run in runs if run.get("stopped")), None)
 
 
 def _config_json(cfg: Config) -> dict:

@@ -106,6 +106,11 @@ def deadline_of(cfg: Config) -> float | None:
     return None if cfg.max_seconds is None else time.monotonic() + cfg.max_seconds
 
 
+def time_limit(cfg: Config) -> str:
+    """The time limit as a report names what stopped it."""
+    return f"--max-seconds {cfg.max_seconds:g}"
+
+
 def make_encounter(cfg: Config, combatants, observer=None) -> Encounter:
     """The encounter the explorer drives: ``cfg.engine`` is the dispatcher
     (lean by default, transitions to compare)."""
@@ -256,7 +261,7 @@ class Explorer:
     def check_time(self) -> None:
         """Stop once the exploration's time (``--max-seconds``) is up."""
         if self.deadline is not None and time.monotonic() > self.deadline:
-            self.stop(f"--max-seconds {self.cfg.max_seconds:g}")
+            self.stop(time_limit(self.cfg))
 
     def _reopen(self, index, book, nxt, frozen, round_):
         """The reduced picture leaves the round out, so a state can be met
