@@ -396,3 +396,56 @@ def test_a_stale_precedence_file_fails_the_check():
     from fsm.spec import timing
     text, known, precedence = _timing_inputs()
     assert timing.check(text, known, precedence.replace("own_turn", "own-turn", 1))
+
+
+def _precedence_citations(text):
+    """PRECEDENCE.md read back: {(ruleset, kind): (allowed citations, {check: citations})}."""
+    import re
+    check = re.compile(r"`(\w+)`(?: → `[^`]+`)?(?: \(or `[^`]+`\))?(?: \[([^\]]*)\])?")
+    out, ruleset, kind = {}, None, None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            ruleset = line[3:].strip()
+        elif line.startswith("### "):
+            kind = line[4:].strip()
+        elif line.startswith("| `"):
+            _, outcome, checks = (c.strip() for c in line.strip().strip("|").split("|"))
+            allowed, cited = out.setdefault((ruleset, kind), (set(), {}))
+            found = re.match(r"allowed \[([^\]]*)\]", outcome)
+            if found:
+                allowed.add(tuple(found.group(1).split(", ")))
+            for name, rules in check.findall(checks):
+                cited.setdefault(name, set()).add(tuple(rules.split(", ")) if rules else ())
+    return out
+
+
+def test_every_verdict_cites_the_rules_precedence_md_gives():
+    """An engine learns from PRECEDENCE.md which rule ids a verdict cites: for
+    every step of every vector and scenario, the reference cites the ids
+    listed after the check that decided it, or after 'allowed'."""
+    import json
+    from pathlib import Path
+    from fsm.errors import StepError
+    from fsm.scenario import build
+    root = Path(__file__).resolve().parent.parent
+    lines = _precedence_citations((root / "spec" / "PRECEDENCE.md").read_text(encoding="utf-8"))
+    files = sorted((root / "spec" / "vectors").rglob("*.json")) + \
+        sorted((root / "spec" / "scenarios").glob("*.json"))
+    seen = {"allowed": 0, "rejected": 0, "gm": 0}
+    for path in files:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        enc = build(doc, str(path))
+        for data in doc["steps"]:
+            data = {k: v for k, v in data.items() if k != "expect"}
+            try:
+                verdict = enc.step(data)
+            except StepError:
+                break
+            allowed, cited = lines[(doc["ruleset"], data["do"])]
+            if verdict.verdict == "allowed":
+                assert tuple(verdict.rules) in allowed, (path.name, data, verdict.rules)
+            else:
+                assert tuple(verdict.rules) in cited[verdict.guard], \
+                    (path.name, data, verdict.guard, verdict.rules)
+            seen[verdict.verdict] += 1
+    assert min(seen.values()) > 0, seen

@@ -115,15 +115,22 @@ def check(text: str, known_ids: set, precedence_text: str | None) -> list[str]:
 
 # -- the precedence table -----------------------------------------------------------
 
-def _check_words(fn) -> str:
+def _check_words(fn, rules) -> str:
+    """One check: its name, the reason it gives, the rule ids its verdict cites."""
     info = fn.info
     if info.reason and info.gm_reason:
-        return f"`{fn.__name__}` → `{info.reason}` (or `{info.gm_reason}`)"
-    if info.reason:
-        return f"`{fn.__name__}` → `{info.reason}`"
-    if info.gm_reason:
-        return f"`{fn.__name__}` → `{info.gm_reason}`"
-    return f"`{fn.__name__}`"
+        words = f"`{fn.__name__}` → `{info.reason}` (or `{info.gm_reason}`)"
+    elif info.reason:
+        words = f"`{fn.__name__}` → `{info.reason}`"
+    elif info.gm_reason:
+        words = f"`{fn.__name__}` → `{info.gm_reason}`"
+    else:
+        words = f"`{fn.__name__}`"
+    return f"{words} [{', '.join(rules)}]" if rules else words
+
+
+def _checks(r) -> str:
+    return ", ".join(_check_words(fn, rules) for fn, rules in r.guards)
 
 
 def _phases(sources) -> str:
@@ -144,6 +151,11 @@ def render_precedence() -> str:
         "`gm` with the reason in parentheses, and the checks after it still apply.",
         "A *refused* line has no way to pass: one of its checks always fails there.",
         "",
+        "The rule ids in brackets are those a verdict cites: a `rejected` or `gm`",
+        "verdict cites the ids after the check that decided it (when several checks",
+        "leave the step to the GM, the first of them decides the reason and the ids);",
+        "an allowed step cites the ids after *allowed* in the line of its phase.",
+        "",
     ]
     for ruleset, rs in RULESETS.items():
         rows, refusals = rs.rows, rs.refusals
@@ -153,12 +165,10 @@ def render_precedence() -> str:
                       "|---|---|---|"]
             for r in rows:
                 if r.step == kind and r.by == PLAYER:
-                    checks = ", ".join(_check_words(fn) for fn, _ in r.guards) or "none"
-                    lines.append(f"| {_phases(r.sources)} | allowed unless a check fails | "
-                                 f"{checks} |")
+                    lines.append(f"| {_phases(r.sources)} | allowed [{', '.join(r.rule_ids())}]"
+                                 f" unless a check fails | {_checks(r) or 'none'} |")
             for r in refusals:
                 if r.step == kind:
-                    checks = ", ".join(_check_words(fn) for fn, _ in r.guards)
-                    lines.append(f"| {_phases(r.sources)} | refused | {checks} |")
+                    lines.append(f"| {_phases(r.sources)} | refused | {_checks(r)} |")
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
