@@ -414,6 +414,8 @@ def read_step(st, step, n):
     kind = step.get("do")
     if not isinstance(kind, str) or kind not in ALL_KINDS:
         raise StepError("unknown step kind %r" % (kind,))
+    if "readies" in step and kind != "ready":
+        raise StepError("'readies' belongs to a ready step")
     for k in ("actor", "to", "on", "name", "comment", "readies"):
         if k in step and not isinstance(step[k], str):
             raise StepError("%s must be a string" % k)
@@ -426,6 +428,8 @@ def read_step(st, step, n):
             raise StepError("%s out of range" % k)
     if len(given) > 1:
         raise StepError("at most one of squares, attacks, parts")
+    if "to" in step and kind not in ANSWERS:
+        raise StepError("'to' on a step that answers nothing")
     for k in ("provokes", "targets", "triggers"):
         if k in step:
             v = step[k]

@@ -212,6 +212,8 @@ class Vector:
             raise ReadError("`shift` needs a `path`")
         if sum(k in step for k in ("squares", "attacks", "parts")) > 1:
             raise ReadError("give at most one of squares, attacks, parts")
+        if "to" in step and do not in ANSWERS:
+            raise ReadError("'to' on a step that answers nothing")
 
         actor = step.get("actor")
         if actor is not None and actor not in st.combatants:
@@ -224,6 +226,8 @@ class Vector:
                 raise ReadError("%s needs an actor" % do)
         if do == "activity" and "cost" not in step:
             raise ReadError("activity needs a cost")
+        if do != "activity" and "cost" in step:
+            raise ReadError("'cost' belongs to an activity")
 
         # frame id
         if "id" in step:
