@@ -216,3 +216,17 @@ def test_a_replay_without_a_bad_step_never_looks_for_the_steps(tmp_path):
         replay(doc, bad, build(doc, bad), lines)
     assert (err.value.step, err.value.line) == (2, lines[2][0])
     assert bad.read_text().splitlines()[err.value.line - 1].strip() == "{"
+
+
+@pytest.mark.parametrize("ruleset,step,message", [
+    ("pf2e", {"do": "activity", "cost": 1}, "an activity step needs an 'actor'"),
+    ("pf2e", {"actor": "c1", "do": "activity"}, "an activity needs a 'cost' of 1 to 3 actions"),
+    ("dnd4e", {"do": "interrupt"}, "an interrupt step needs an 'actor'"),
+    ("dnd4e", {"do": "move"}, "a move step needs an 'actor'"),
+])
+def test_a_step_error_reads_as_english(ruleset, step, message):
+    """The article agrees with the step kind named: 'an activity', 'a move'."""
+    enc = Encounter(ruleset, [("c1", "monsters"), ("c2", "heroes")])
+    with pytest.raises(StepError) as err:
+        enc.step(step)
+    assert str(err.value) == message

@@ -42,6 +42,11 @@ COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANG
 TEXT_SCHEMA = {"type": "string"}
 
 
+def with_article(word: str) -> str:
+    """'an activity', 'a move': the word after its indefinite article."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def suggest(word, known) -> str:
     """' (did you mean X?)' for the nearest known name, or ''."""
     if not isinstance(word, str):
@@ -122,7 +127,7 @@ def parse(enc, data, index: int) -> Step:
             raise StepError(f"unknown combatant {actor!r}{suggest(actor, enc.fighters)}",
                             "actor")
     elif kind in rs.turn_actions or st.responding:
-        raise StepError(f"a {kind} step needs an 'actor'", "actor")
+        raise StepError(f"{with_article(kind)} step needs an 'actor'", "actor")
     elif kind == "end-turn":
         # the combatant whose turn it is when the step is judged (T-NEXT-TURN)
         ended = bool(enc.stack) and enc.stack[0].kind == TURN_END
@@ -153,8 +158,8 @@ def parse(enc, data, index: int) -> Step:
     st.provokes_stated = "provokes" in data
     if spec is not None and spec.cost_field:
         if "cost" not in data:
-            raise StepError(f"a {kind} needs a 'cost' of {COST_RANGE[0]} to {COST_RANGE[1]} "
-                            f"actions", "cost")
+            raise StepError(f"{with_article(kind)} needs a 'cost' of {COST_RANGE[0]} to "
+                            f"{COST_RANGE[1]} actions", "cost")
         st.cost = _int(data, "cost", *COST_RANGE)
         if not given:
             st.parts = st.cost

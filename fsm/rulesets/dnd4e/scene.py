@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...engine.frames import LOST, RESOLVED
 from ...engine.guard import guard
 from ...engine.scene import ENTERS_REACH, adjacent, show, within_reach
+from ...engine.steps import with_article
 from .. import common as c
 from .limits import INTERRUPTING, took_effect
 
@@ -65,7 +66,8 @@ def why_provoked(enc, actor, frame) -> str:
     if frame.path and frame.shift:
         return f"a shift provokes nobody ({where})"
     if not frame.path and frame.attack not in PROVOKING_ATTACKS:
-        what = f"a {frame.attack} attack" if frame.attack else f"a {frame.kind} without a path"
+        what = with_article(f"{frame.attack} attack" if frame.attack
+                            else f"{frame.kind} without a path")
         return f"{what} provokes nobody ({where})"
     step = "leaves a square" if frame.path else "attacks from a square"
     return f"{mover.id} {step} {'next to' if adjacent(mover.at, me.at) else 'not next to'} " \
