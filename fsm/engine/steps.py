@@ -194,11 +194,19 @@ def _frame_id(enc, st, data, index) -> None:
         if not isinstance(fid, str) or not fid or fid in MOMENTS:
             raise StepError("'id' must be a non-empty string other than turn-start "
                             "and turn-end", "id")
-        if enc.find(fid) is not None or fid in enc.past:
+        if _taken(enc, fid):
             raise StepError(f"id {fid!r} is already used", "id")
         st.fid = fid
-    elif enc.find(st.fid) is not None or st.fid in enc.past:
-        st.fid = f"s{index}#{len(enc.log)}"
+    elif _taken(enc, st.fid):
+        # an explicit id took this step's default: the first free s<N>#k, k >= 2
+        k = 2
+        while _taken(enc, f"{st.fid}#{k}"):
+            k += 1
+        st.fid = f"{st.fid}#{k}"
+
+
+def _taken(enc, fid) -> bool:
+    return enc.find(fid) is not None or fid in enc.past
 
 
 def _lists(enc, st, data) -> None:

@@ -467,7 +467,7 @@ def read_step(st, step, n):
         fid = "s%d" % n
         k = 2
         while fid in st.frames:
-            fid = "s%d-%d" % (n, k)
+            fid = "s%d#%d" % (n, k)
             k += 1
     return kind, actor, fid
 

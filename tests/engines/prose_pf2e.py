@@ -239,7 +239,7 @@ class Vector:
             k = 1
             while fid in st.frames:
                 k += 1
-                fid = "s%d-%d" % (n, k)
+                fid = "s%d#%d" % (n, k)
 
         # trigger of an answer
         trig = None
