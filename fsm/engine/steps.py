@@ -129,7 +129,8 @@ def parse(enc, data, index: int) -> Step:
     elif kind in rs.turn_actions or st.responding:
         raise StepError(f"{with_article(kind)} step needs an 'actor'", "actor")
     elif kind == "end-turn":
-        # the combatant whose turn it is when the step is judged (T-NEXT-TURN)
+        # the active combatant; once its turn-end moment is on the stack, the next
+        # one in initiative order (T-NEXT-TURN)
         ended = bool(enc.stack) and enc.stack[0].kind == TURN_END
         actor = enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active
     st.actor = actor
