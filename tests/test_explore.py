@@ -428,12 +428,18 @@ def test_fsm_explore_bad_usage_exits_2_with_one_line(args, capsys):
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+def _default_sigint():
+    """A command started in the background inherits SIGINT ignored, and Python
+    then never turns it into KeyboardInterrupt: give the child the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_parallel_walk_with_one_line(tmp_path):
     """Ctrl-C during a walk on two processes exits 130 with one line and no
     traceback from the parent or the pool's workers."""
     proc = subprocess.Popen([sys.executable, "-m", "fsm", "explore", "dnd4e", "--combatants",
                              "3", "--jobs", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     time.sleep(3)                 # the walk takes about 20 s: it is well under way by now
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
