@@ -252,7 +252,8 @@ class Encounter:
         if st.responding:
             self._bind_answer(st)
         self.steps_seen += 1
-        snap = self.snapshot() if self.state in _SETTLING else None
+        # a step denied by the GM is undone once its checks passed (T-REFUSED)
+        snap = self.snapshot() if self.state in _SETTLING or st.ruling == "deny" else None
         try:
             self._settle(st)
             if not st.responding:
@@ -321,13 +322,12 @@ class Encounter:
         if self._dispatch.fire(self, st.trigger, st):
             if self._gm_hits:
                 fn, rules = self._gm_hits[0]
+                if st.ruling == "deny":
+                    self.restore(snap)
                 return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st))
         if snap is not None:
             self.restore(snap)
-        if self._gm_hits and st.ruling == "deny":
-            fn, rules = self._gm_hits[0]
-            return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
         if not self._failures:
             raise TableGap(f"{st.kind} in phase {self.state}: every row refused it "
                            f"without a reason")

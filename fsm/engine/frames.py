@@ -102,8 +102,9 @@ class Frame:
     def occurrence(self) -> int:
         """Which occurrence of this trigger is in play: the part pending, the
         part that last resolved, or the part that was lost or disrupted
-        (turn moments are one occurrence)."""
-        if self.kind in TURN_KINDS:
+        (turn moments are one occurrence, and so is a move, whichever of its
+        squares is in play: spec/TIMING.md, T-OCCURRENCE)."""
+        if self.kind in TURN_KINDS or self.moving:
             return 1
         if self.phase == PENDING or self.outcome in (LOST, DISRUPTED):
             return self.done + 1

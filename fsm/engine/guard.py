@@ -65,14 +65,15 @@ def routing(fn):
 
 def judge(enc, st, fn, rules, is_routing) -> bool:
     """Whether guard ``fn`` lets the row fire, as every dispatcher takes it: a
-    ``gm`` answer is noted and follows the step's ruling; a failure is noted
-    as a reason unless the guard only routes between rows."""
+    ``gm`` answer is noted and the checks after it still apply, whatever the
+    step's ruling (the encounter undoes a denied step once they all passed); a
+    failure is noted as a reason unless the guard only routes between rows."""
     answer = fn(enc, st)
     if answer is True:
         return True
     if answer == GM:
         enc._gm_hits.append((fn, rules))
-        return st.ruling != "deny"
+        return True
     if not is_routing:
         enc._failures.append((fn, rules))
     return False

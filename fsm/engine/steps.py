@@ -162,7 +162,7 @@ def parse(enc, data, index: int) -> Step:
             raise StepError(f"{with_article(kind)} needs a 'cost' of {COST_RANGE[0]} to "
                             f"{COST_RANGE[1]} actions", "cost")
         st.cost = _int(data, "cost", *COST_RANGE)
-        if not given:
+        if not given and not st.path:      # a path gives one part per square
             st.parts = st.cost
     elif "cost" in data:
         takes = [s.kind for s in rs.steps if s.cost_field]

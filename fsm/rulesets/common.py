@@ -327,13 +327,14 @@ def open_next_turn(enc, st):
 # -- rows every ruleset has ------------------------------------------------------------
 
 def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_effects=(),
-               keep=()) -> list:
+               keep=(), resolve_rules=()) -> list:
     """The stack moves a player declares (T-STACK-MOVES), events (T-EVENT) and
     the machine rows that settle the stack before each step (T-LEAVE,
-    T-TURN-START). ``resolve``: effects after a part resolves; ``keep``: rows
-    to try before a finished frame leaves (T-CUT-IN)."""
+    T-TURN-START). ``resolve``: effects after a part resolves, and
+    ``resolve_rules`` the rule ids those effects implement beside ``stack``;
+    ``keep``: rows to try before a finished frame leaves (T-CUT-IN)."""
     return [
-        row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=stack,
+        row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=(stack, *resolve_rules),
             actor_on_top=stack),
         row("continue", [AFTER], BEFORE, next_part, *next_part_effects, rules=stack,
             actor_on_top=stack),

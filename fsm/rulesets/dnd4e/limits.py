@@ -14,6 +14,13 @@ IMMEDIATE = frozenset({"interrupt", "reaction", "readied"})
 INTERRUPTING = frozenset({"interrupt", "opportunity"})
 
 
+def gets_ahead(enc, frame) -> bool:
+    """Whether ``frame`` resolves ahead of what it answers: an interrupt, an
+    opportunity action, or the readied action under ``readied_as: interrupt``."""
+    return frame.kind in INTERRUPTING or (frame.kind == "readied"
+                                          and enc.options["readied_as"] == "interrupt")
+
+
 class Fighter4e(Fighter):
     """A combatant's action slots of its current (or next) own turn, its
     immediate, opportunity and free actions, what it has readied."""
@@ -299,9 +306,7 @@ def interrupt_takes_hold(enc, st):
     lets that action be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST); so does a
     readied action under ``readied_as: interrupt``."""
     top = enc.stack[-1]
-    ahead = top.kind in INTERRUPTING or (top.kind == "readied"
-                                        and enc.options.get("readied_as") == "interrupt")
-    if top.outcome == DONE and ahead:
+    if top.outcome == DONE and gets_ahead(enc, top):
         parent = enc.find(top.parent)
         if parent is not None and parent.outcome is None:
             parent.interrupted = True

@@ -11,12 +11,12 @@ positions contradict is refused.
 
 from __future__ import annotations
 
-from ...engine.frames import LOST, RESOLVED
+from ...engine.frames import DONE, LOST, RESOLVED
 from ...engine.guard import guard
 from ...engine.scene import ENTERS_REACH, adjacent, show, within_reach
 from ...engine.steps import with_article
 from .. import common as c
-from .limits import INTERRUPTING, took_effect
+from .limits import gets_ahead, took_effect
 
 PROVOKING_ATTACKS = frozenset({"ranged", "area"})
 
@@ -34,14 +34,13 @@ def declared_provokes(enc, st) -> tuple:
     if st.actor is None:
         return ()
     here = enc.fighters[st.actor].at
-    if st.path:
-        if st.shift:
-            return ()
-        left = (here, *st.path[:-1])
-        return tuple(dict.fromkeys(e for sq in left for e in _enemies_next_to(enc, st.actor, sq)))
-    if st.attack in PROVOKING_ATTACKS:
-        return tuple(_enemies_next_to(enc, st.actor, here))
-    return ()
+    provoked = []
+    if st.path and not st.shift:
+        for sq in (here, *st.path[:-1]):
+            provoked += _enemies_next_to(enc, st.actor, sq)
+    if st.attack in PROVOKING_ATTACKS:       # a shift does not stop the attack provoking
+        provoked += _enemies_next_to(enc, st.actor, here)
+    return tuple(dict.fromkeys(provoked))
 
 
 def provoked_now(enc, actor, frame) -> bool:
@@ -52,9 +51,8 @@ def provoked_now(enc, actor, frame) -> bool:
     mover, me = enc.fighters[frame.owner], enc.fighters[actor]
     if mover.side == me.side:
         return False
-    if frame.path:
-        return not frame.shift and adjacent(mover.at, me.at)
-    return frame.attack in PROVOKING_ATTACKS and adjacent(mover.at, me.at)
+    moving = bool(frame.path) and not frame.shift
+    return (moving or frame.attack in PROVOKING_ATTACKS) and adjacent(mover.at, me.at)
 
 
 def why_provoked(enc, actor, frame) -> str:
@@ -63,13 +61,14 @@ def why_provoked(enc, actor, frame) -> str:
         return "nobody's action provokes"
     mover, me = enc.fighters[frame.owner], enc.fighters[actor]
     where = f"{mover.id} at {show(mover.at)}, {me.id} at {show(me.at)}"
-    if frame.path and frame.shift:
+    attacks = frame.attack in PROVOKING_ATTACKS
+    if frame.path and frame.shift and not attacks:
         return f"a shift provokes nobody ({where})"
-    if not frame.path and frame.attack not in PROVOKING_ATTACKS:
+    if not frame.path and not attacks:
         what = with_article(f"{frame.attack} attack" if frame.attack
                             else f"{frame.kind} without a path")
         return f"{what} provokes nobody ({where})"
-    step = "leaves a square" if frame.path else "attacks from a square"
+    step = "leaves a square" if frame.path and not frame.shift else "attacks from a square"
     return f"{mover.id} {step} {'next to' if adjacent(mover.at, me.at) else 'not next to'} " \
            f"{me.id} ({where})"
 
@@ -147,11 +146,16 @@ def _entry_seen(enc, st):
        "{trigger} is not a move under way ({done}/{parts} squares done): an answer to "
        "a creature's movement comes before it finishes moving", seen=c.target_seen)
 def movement_in_progress(enc, st):
-    """An answer to a move entering your reach comes before the move ends."""
+    """An answer to a move entering your reach comes before the move ends;
+    with positions, one whose last square entered the reach comes after it,
+    as any reaction after its trigger (T-SCENE)."""
     if st.on != ENTERS_REACH:
         return True
     t = st.target
-    return t.moving and t.outcome is None and t.done < t.parts
+    if t.moving and t.outcome is None and t.done < t.parts:
+        return True
+    return enc.scene and bool(t.path) and t.outcome == DONE \
+        and reach_entry(enc, st.actor, t) == t.parts
 
 
 @guard("reach-not-entered",
@@ -167,32 +171,14 @@ def reach_entered(enc, st):
     return n is not None and t.done >= n
 
 
-def _loss_seen(enc, st):
-    seen = c.target_seen(enc, st)
-    t = st.target
-    if t is not None and t.owner is not None:
-        seen["reaching"] = ", ".join(f"{who} at {show(enc.fighters[who].at)}"
-                                     for who in _reaching(enc, t))
-    return seen
-
-
-@guard("loss-contradicts-scene",
-       "{trigger_owner} still reaches {reaching}: where everyone stands, its melee "
-       "attack is not lost", seen=_loss_seen)
-def loss_fits_scene(enc, st):
-    """With positions, a melee attack with targets is lost only when none of
-    them is within its attacker's reach."""
-    top = enc.stack[-1]
-    return not _melee_on_scene(enc, top) or not _reaching(enc, top)
-
-
 # -- effects ---------------------------------------------------------------------------
 
 def scene_makes_lost(enc, st):
-    """An interrupt or opportunity action that resolved ahead of a melee attack
-    and left none of its targets within the attacker's reach makes it lost."""
+    """An interrupt, an opportunity action or a readied action taken as an
+    interrupt that resolved ahead of a melee attack and left none of its
+    targets within the attacker's reach makes it lost."""
     top = enc.stack[-1]
-    if top.kind not in INTERRUPTING or top.outcome is None or top.parent is None:
+    if not gets_ahead(enc, top) or top.outcome is None or top.parent is None:
         return
     attack = enc.find(top.parent)
     if attack is None or attack.outcome is not None or not _melee_on_scene(enc, attack):

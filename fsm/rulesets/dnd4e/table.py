@@ -79,7 +79,7 @@ _ENTRIES = [
     # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST)
     row("lose", [BEFORE], AFTER, fx.mark_lost, fx.owner_moves_on, rules="4E-STACK",
         actor_on_top="4E-STACK",
-        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST"), loss_fits_scene="4E-SCENE-LOSS"),
+        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
     refuse("lose", [ACTING, TURN_START, TURN_END], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn
@@ -93,7 +93,8 @@ _ENTRIES = [
     *c.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
                   resolve=(fx.interrupt_takes_hold, sc.scene_makes_lost, fx.ready_takes_hold,
                            fx.readied_moves_initiative, fx.owner_moves_on),
-                  next_part_effects=(fx.close_part_window_if_strict,)),
+                  next_part_effects=(fx.close_part_window_if_strict,),
+                  resolve_rules=("4E-SCENE-LOSS",)),
     c.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",
                     ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
 ]
