@@ -17,12 +17,37 @@ class FsmError(Exception):
         return safe(str(self))
 
 
-class StepError(FsmError, ValueError):
-    """A step that cannot be read in this encounter. Nothing was changed."""
+# Why a step cannot be read: stable codes, never renamed nor reused (spec/FORMAT.md,
+# *Errors and verdicts*; an engine reports them in the protocol's "error" field).
+ERROR_CODES = {
+    "not-an-object": "a step is not an object",
+    "unknown-field": "a field no step of the ruleset has",
+    "missing-kind": "a step without 'do'",
+    "unknown-kind": "a 'do' the ruleset does not know",
+    "unknown-combatant": "an 'actor', 'provokes' or 'targets' naming no combatant",
+    "missing-actor": "no 'actor' where the step needs one",
+    "unknown-trigger": "a 'to' naming no frame declared so far",
+    "field-of-another-kind": "a field this kind of step does not take ('to' or 'on' on a "
+                             "step that answers nothing, 'cost' or 'readies' elsewhere, a "
+                             "frame's fields on a step that makes no frame)",
+    "id-taken": "an 'id' a frame already has",
+    "two-part-counts": "two of 'squares', 'attacks' and 'parts', or one of them beside a 'path'",
+    "missing-cost": "an activity without 'cost'",
+    "path-without-scene": "a 'path' in an encounter without positions",
+    "bad-path": "a path not made of adjacent squares from where its actor stands",
+    "shift-without-path": "'shift' without a 'path'",
+    "bad-value": "a value of the wrong type or out of range",
+}
 
-    def __init__(self, message: str, field: str | None = None):
+
+class StepError(FsmError, ValueError):
+    """A step that cannot be read in this encounter. Nothing was changed.
+    ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, message: str, field: str | None = None, code: str = "bad-value"):
         super().__init__(message)
         self.field = field
+        self.code = code
 
 
 class TableGap(FsmError, RuntimeError):

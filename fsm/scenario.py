@@ -11,14 +11,15 @@ import os
 from dataclasses import dataclass, field
 
 from .engine import Encounter, Verdict
-from .errors import InputError, StepError
+from .errors import ERROR_CODES, InputError, StepError
 from .io import jsonsafe
 from .io.scenario import (FORMAT, MAX_BYTES, MAX_DEPTH, TOP_FIELDS,  # noqa: F401  (re-exported)
                           check_document, load, load_source, parse_text, read_capped)
 from .rulesets import RULESETS
 
 EXPECT_FIELDS = {"verdict", "reason", "rules", "budgets", "resolved", "lost", "disrupted",
-                 "state", "round", "active", "initiative", "stack", "notes", "positions"}
+                 "state", "round", "active", "initiative", "stack", "notes", "positions",
+                 "error"}
 
 
 @dataclass
@@ -135,6 +136,13 @@ def check_expect(expect, path, index):
             raise InputError(path, f"unknown expectation {key!r}", step=index)
     if "verdict" in expect and expect["verdict"] not in ("allowed", "rejected", "gm"):
         raise InputError(path, "expected verdict must be allowed, rejected or gm", step=index)
+    if "error" in expect:
+        if expect["error"] not in ERROR_CODES:
+            raise InputError(path, f"expect.error must be an error code of spec/FORMAT.md "
+                                   f"({', '.join(ERROR_CODES)})", step=index)
+        if len(expect) > 1:
+            raise InputError(path, "a step that expects an error expects nothing else",
+                             step=index)
     for key, (fits, what) in _EXPECT_TYPES.items():
         if key in expect and not fits(expect[key]):
             raise InputError(path, f"expect.{key} must be {what}", step=index)
@@ -153,6 +161,7 @@ def replay(doc, path="<scenario>", encounter: Encounter | None = None,
 def play_step(enc, data, path, index, lines=None) -> StepResult:
     """Judge one step of a scenario; ``lines`` (step number -> (line,
     column)) is read only to say where a malformed step is."""
+    expect = (data.get("expect") or {}) if isinstance(data, dict) else {}
     try:
         if isinstance(data, dict) and "expect" in data:
             check_expect(data["expect"], path, index)
@@ -161,13 +170,26 @@ def play_step(enc, data, path, index, lines=None) -> StepResult:
         exc.line, exc.column = _where(lines, index)
         raise
     except StepError as exc:
+        if "error" in expect:       # the error the step expects: an expectation held
+            failures = [] if exc.code == expect["error"] else [
+                f"expected error {expect['error']}, got error {exc.code}: {exc}"]
+            return StepResult(index, data, error_verdict(index, exc), None, failures)
         line, column = _where(lines, index)
         raise InputError(path, str(exc), step=index, line=line, column=column) from None
-    expect = (data.get("expect") or {}) if isinstance(data, dict) else {}
+    if "error" in expect:
+        got = verdict.verdict + (f" ({verdict.reason})" if verdict.reason else "")
+        return StepResult(index, data, verdict, None,
+                          [f"expected error {expect['error']}, got {got}"])
     # facts cost time in the length of the history: only when something is expected of them
     facts = enc.facts() if FACT_KEYS.intersection(expect) else None
     failures = compare(expect, verdict, facts) if expect else []
     return StepResult(index, data, verdict, facts, failures)
+
+
+def error_verdict(index, exc) -> Verdict:
+    """A step that could not be read, as a verdict-shaped value: verdict
+    ``error``, its code as the reason, the message as its one note."""
+    return Verdict(index, "error", exc.code, (), notes=(str(exc),))
 
 
 def _where(lines, index) -> tuple:

@@ -38,7 +38,7 @@ def reference_result(vector: dict, ruleset=None) -> dict:
         try:
             v = enc.step(data)
         except StepError as exc:
-            steps.append({"verdict": "error", "message": str(exc)})
+            steps.append({"verdict": "error", "error": exc.code, "message": str(exc)})
             break
         entry = {"verdict": v.verdict, "reason": v.reason, "rules": list(v.rules),
                  "facts": enc.facts()}

@@ -116,6 +116,15 @@ def judge(doc: dict, result: dict, facts_supported, validate: bool = True) -> li
         if not isinstance(got, dict):
             problems.append(f"step {i}: the answer is not an object")
             continue
+        if "error" in expect:
+            if got.get("verdict") != "error":
+                problems.append(f"step {i}: expected error {expect['error']} (a step that "
+                                f"cannot be read), got {got.get('verdict')}"
+                                + (f" ({got.get('reason')})" if got.get("reason") else ""))
+            elif got.get("error") != expect["error"]:
+                problems.append(f"step {i}: expected error {expect['error']}, got error "
+                                f"{got.get('error')}: {got.get('message', '')}")
+            continue
         if got.get("verdict") == "error":
             problems.append(f"step {i}: the engine refused the step as input: "
                             f"{got.get('message', '')}")

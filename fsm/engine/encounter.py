@@ -379,7 +379,7 @@ class Encounter:
         if st.to in self.past:
             st.target = self.past[st.to]
             return
-        raise StepError(f"no trigger has the id {st.to!r}", "to")
+        raise StepError(f"no trigger has the id {st.to!r}", "to", "unknown-trigger")
 
     def _bind_top(self, st):
         """Resolve, continue, lose and disrupt act on the top unresolved frame."""

@@ -86,14 +86,19 @@ def read(enc, st, data) -> None:
     if "targets" in data:
         targets = data["targets"]
         if not isinstance(targets, list) or not targets or \
-                not all(isinstance(t, str) and t in enc.fighters for t in targets):
+                not all(isinstance(t, str) for t in targets):
             raise StepError("'targets' must be a non-empty list of combatant ids", "targets")
+        for t in targets:
+            if t not in enc.fighters:
+                raise StepError(f"'targets' names unknown combatant {t!r}", "targets",
+                                "unknown-combatant")
         st.targets = tuple(targets)
     if "shift" in data:
         if not isinstance(data["shift"], bool):
             raise StepError("'shift' must be true or false", "shift")
         if "path" not in data:
-            raise StepError("'shift' says how a path is taken: give the 'path'", "shift")
+            raise StepError("'shift' says how a path is taken: give the 'path'", "shift",
+                            "shift-without-path")
         st.shift = data["shift"]
     if "path" in data:
         _path(enc, st, data)
@@ -101,9 +106,10 @@ def read(enc, st, data) -> None:
 
 def _path(enc, st, data) -> None:
     if not enc.scene:
-        raise StepError("'path' needs a scene: give every combatant a position 'at'", "path")
+        raise StepError("'path' needs a scene: give every combatant a position 'at'", "path",
+                        "path-without-scene")
     if st.actor is None:
-        raise StepError("a 'path' is walked by its 'actor'", "path")
+        raise StepError("a 'path' is walked by its 'actor'", "path", "missing-actor")
     path = data["path"]
     if not isinstance(path, list) or not 1 <= len(path) <= 100:
         raise StepError("'path' must be a list of 1 to 100 squares [x, y]", "path")
@@ -112,12 +118,16 @@ def _path(enc, st, data) -> None:
     for n, sq in enumerate(squares, 1):
         if not adjacent(here, sq):
             raise StepError(f"square {n} of 'path', {show(sq)}, is not next to "
-                            f"{show(here)}", "path")
+                            f"{show(here)}", "path", "bad-path")
         here = sq
+    for f in enc.fighters.values():
+        if f.id != st.actor and f.at == squares[-1]:
+            raise StepError(f"'path' ends on {show(squares[-1])}, where {f.id} stands",
+                            "path", "bad-path")
     given = [k for k in ("squares", "attacks", "parts") if k in data]
     if given and not (given == ["squares"] and data["squares"] == len(squares)):
         raise StepError(f"'{given[0]}' disagrees with the path of {len(squares)} "
-                        f"square(s); give the path alone", given[0])
+                        f"square(s); give the path alone", given[0], "two-part-counts")
     st.path = squares
     st.parts = len(squares)
     st.moving = True

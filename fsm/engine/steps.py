@@ -38,6 +38,9 @@ FIELD_SCHEMAS = {
     "expect": {"$ref": "#/$defs/expect"},
 }
 COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
+# What only a step that puts a frame on the stack takes: not a stack move nor end-turn
+FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
+                "attack", "targets")
 COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
 TEXT_SCHEMA = {"type": "string"}
 
@@ -107,27 +110,35 @@ def parse(enc, data, index: int) -> Step:
     """Check one step's fields and build a :class:`Step` (StepError if malformed)."""
     rs = enc.ruleset
     if not isinstance(data, dict):
-        raise StepError(f"a step is an object, not {type(data).__name__}")
+        raise StepError(f"a step is an object, not {type(data).__name__}", code="not-an-object")
     known = enc._fields
     if not known.issuperset(data):
         for key in data:
             if key not in known:
-                raise StepError(f"unknown field {key!r}{suggest(key, known)}", key)
+                raise StepError(f"unknown field {key!r}{suggest(key, known)}", key,
+                                "unknown-field")
     kind = data.get("do")
     if kind is None:
-        raise StepError("missing field 'do' (what happens)", "do")
+        raise StepError("missing field 'do' (what happens)", "do", "missing-kind")
     if not isinstance(kind, str) or kind not in rs.table.kinds:
         raise StepError(f"unknown step kind {kind!r} for {rs.name}"
-                        f"{suggest(kind, rs.player_steps)}", "do")
+                        f"{suggest(kind, rs.player_steps)}", "do", "unknown-kind")
     st = Step(index, kind, kind in rs.answer_kinds)
     spec = rs.spec_of.get(kind)
+    if kind == "end-turn" or kind in rs.stack_moves:
+        for key in FRAME_FIELDS:
+            if key in data:
+                raise StepError(f"'{key}' belongs to a step that makes a frame; "
+                                f"{with_article(kind)} step makes none", key,
+                                "field-of-another-kind")
     actor = data.get("actor")
     if actor is not None:
         if not isinstance(actor, str) or actor not in enc.fighters:
             raise StepError(f"unknown combatant {actor!r}{suggest(actor, enc.fighters)}",
-                            "actor")
+                            "actor", "unknown-combatant")
     elif kind in rs.turn_actions or st.responding:
-        raise StepError(f"{with_article(kind)} step needs an 'actor'", "actor")
+        raise StepError(f"{with_article(kind)} step needs an 'actor'", "actor",
+                        "missing-actor")
     elif kind == "end-turn":
         # the active combatant; once its turn-end moment is on the stack, the next
         # one in initiative order (T-NEXT-TURN)
@@ -138,17 +149,21 @@ def parse(enc, data, index: int) -> Step:
     to = data.get("to")
     if to is not None:
         if not st.responding:
-            raise StepError(f"'to' names a trigger; a {kind} step answers none", "to")
+            raise StepError(f"'to' names a trigger; a {kind} step answers none", "to",
+                            "field-of-another-kind")
         if not isinstance(to, str):
             raise StepError("'to' must be a string: the id of a trigger", "to")
         st.to = to
     if "on" in data:
+        if not st.responding:
+            raise StepError(f"'on' picks which trigger an answer takes; a {kind} step "
+                            f"answers none", "on", "field-of-another-kind")
         if not isinstance(data["on"], str):
             raise StepError("'on' must be a string: which trigger of the frame", "on")
         st.on = data["on"]
     given = [k for k in ("squares", "attacks", "parts") if k in data]
     if len(given) > 1:
-        raise StepError(f"give only one of {', '.join(given)}", given[1])
+        raise StepError(f"give only one of {', '.join(given)}", given[1], "two-part-counts")
     if given:
         st.parts = _int(data, given[0], *COUNT_RANGE)
         st.moving = given[0] == "squares"
@@ -160,14 +175,14 @@ def parse(enc, data, index: int) -> Step:
     if spec is not None and spec.cost_field:
         if "cost" not in data:
             raise StepError(f"{with_article(kind)} needs a 'cost' of {COST_RANGE[0]} to "
-                            f"{COST_RANGE[1]} actions", "cost")
+                            f"{COST_RANGE[1]} actions", "cost", "missing-cost")
         st.cost = _int(data, "cost", *COST_RANGE)
         if not given and not st.path:      # a path gives one part per square
             st.parts = st.cost
     elif "cost" in data:
         takes = [s.kind for s in rs.steps if s.cost_field]
         raise StepError(f"'cost' applies to {', '.join(takes) or 'no'} steps only, "
-                        f"not to {kind}", "cost")
+                        f"not to {kind}", "cost", "field-of-another-kind")
     elif spec is not None:
         st.cost = spec.cost
     if "ruling" in data:
@@ -184,7 +199,8 @@ def parse(enc, data, index: int) -> Step:
             if spec is None or key not in spec.text_fields or not isinstance(data[key], str):
                 takes = [s.kind for s in rs.steps if key in s.text_fields]
                 raise StepError(f"'{key}' (a string) belongs to a {' or '.join(takes)} step",
-                                key)
+                                key, "bad-value" if spec is not None and key in
+                                spec.text_fields else "field-of-another-kind")
             st.text[key] = data[key]
     return st
 
@@ -196,7 +212,7 @@ def _frame_id(enc, st, data, index) -> None:
             raise StepError("'id' must be a non-empty string other than turn-start "
                             "and turn-end", "id")
         if _taken(enc, fid):
-            raise StepError(f"id {fid!r} is already used", "id")
+            raise StepError(f"id {fid!r} is already used", "id", "id-taken")
         st.fid = fid
     elif _taken(enc, st.fid):
         # an explicit id took this step's default: the first free s<N>#k, k >= 2
@@ -217,7 +233,8 @@ def _lists(enc, st, data) -> None:
             raise StepError("'provokes' must be a list of combatant ids", "provokes")
         for p in provokes:
             if p not in enc.fighters:
-                raise StepError(f"'provokes' names unknown combatant {p!r}", "provokes")
+                raise StepError(f"'provokes' names unknown combatant {p!r}", "provokes",
+                                "unknown-combatant")
         st.provokes = tuple(provokes)
     triggers = data.get("triggers")
     if triggers is not None:

@@ -4,6 +4,8 @@ the document checked. Steps themselves are checked as they replay."""
 
 from __future__ import annotations
 
+import json
+
 import os
 import re
 from collections.abc import Mapping
@@ -145,8 +147,9 @@ def check_document(doc, path, ruleset=None) -> None:
     for key in doc:
         if key not in TOP_FIELDS:
             raise InputError(path, f"unknown top-level field {key!r}")
-    if doc.get("format") != FORMAT:
-        raise InputError(path, f"'format' must be {FORMAT}, not {doc.get('format')!r}")
+    if doc.get("format") != FORMAT or isinstance(doc.get("format"), bool):
+        raise InputError(path, f"'format' must be {FORMAT}, not "
+                               f"{json.dumps(doc.get('format'), default=str)}")
     name = doc.get("ruleset")
     known = [ruleset.name] if ruleset is not None else list(RULESETS)
     if not isinstance(name, str) or name not in known:
@@ -156,6 +159,11 @@ def check_document(doc, path, ruleset=None) -> None:
     steps = doc.get("steps")
     if not isinstance(steps, list):
         raise InputError(path, "'steps' must be a list")
+    for i, step in enumerate(steps[:-1], 1):
+        if isinstance(step, dict) and isinstance(step.get("expect"), dict) \
+                and "error" in step["expect"]:
+            raise InputError(path, "only the last step may expect an error (an engine "
+                                   "may stop at one)", step=i)
     if "options" in doc and not isinstance(doc["options"], dict):
         raise InputError(path, "'options' must be an object")
     if "initiative" in doc and not (isinstance(doc["initiative"], list) and

@@ -105,6 +105,7 @@ def load_yaml(text: str, path, lines: dict | None = None):
     if node is None:
         raise InputError(path, "the file is empty")
     _measure(node, path)
+    _keys_as_written(node)
     if lines is not None and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if key.value == "steps" and isinstance(value, yaml.SequenceNode):
@@ -114,6 +115,27 @@ def load_yaml(text: str, path, lines: dict | None = None):
         return _construct(node)
     except yaml.YAMLError as exc:
         raise InputError(path, f"invalid YAML: {exc}") from None
+
+
+_BOOL = "tag:yaml.org,2002:bool"
+_STR = "tag:yaml.org,2002:str"
+
+
+def _keys_as_written(root) -> None:
+    """A mapping key written ``on``, ``off``, ``yes`` or ``no`` is that word, not
+    a boolean (YAML 1.1 reads ``on:`` as ``true:``): a step's ``on`` field, say.
+    Values keep YAML's reading (``shift: true``)."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag == _BOOL and key.style is None \
+                        and key.value.lower() not in ("true", "false"):
+                    key.tag = _STR
+                todo.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
 
 
 def _construct(node):

@@ -15,6 +15,7 @@ from ..engine.rows import STATES
 from ..engine.scene import COORDINATE, MAX_REACH
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
+from ..errors import ERROR_CODES
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
@@ -45,6 +46,7 @@ _EXPECT = {
         "lost": _STRINGS,
         "disrupted": _STRINGS,
         "positions": {"type": "object", "additionalProperties": {"$ref": "#/$defs/square"}},
+        "error": {"enum": list(ERROR_CODES)},
         "budgets": {
             "type": "object",
             "additionalProperties": {
