@@ -69,3 +69,33 @@ def test_fuzz_needs_an_engine():
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "--program" in proc.stderr
+
+
+def test_an_engine_with_one_scene_bug_is_caught_and_shrunk(tmp_path):
+    """The timelines reach the scene: an engine that lets an opportunity
+    action answer what a shift made unprovoking is caught, and the vector
+    written is short, holds a shift and ends on the refused opportunity."""
+    proc = subprocess.run([sys.executable, "-m", "fsm", "conformance", "--program",
+                           f"{FAKE} shift-provokes", "--fuzz", "1000", "--seed", "1",
+                           "--out", str(tmp_path)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    path, doc = _found(tmp_path)
+    assert len(doc["steps"]) <= 6
+    assert any("at" in c for c in doc["combatants"])
+    assert any(s.get("shift") is True for s in doc["steps"])
+    last = doc["steps"][-1]
+    assert (last["do"], last["expect"]["reason"]) == ("opportunity", "not-provoked")
+    assert main(["check", str(path)]) == 0
+
+
+def test_the_timelines_reach_the_whole_step_language(capsys):
+    """A run on the reference reports what it touched: scenes, dressed steps
+    and unreadable ones included."""
+    assert main(["conformance", "--program", SERVE, "--fuzz", "150", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    touched = out.strip().splitlines()[-1]
+    assert touched.startswith("fuzz: the timelines touched")
+    pairs = int(touched.split(" step kinds, ")[1].split()[0])
+    errors = int(touched.split(" pairs, ")[-1].split()[0])
+    assert pairs >= 60 and errors >= 2, touched

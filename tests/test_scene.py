@@ -270,6 +270,10 @@ def test_an_opportunity_action_is_allowed_exactly_when_the_mover_leaves_an_adjac
     for dx, dy in steps:
         here = (here[0] + dx, here[1] + dy)
         path.append(list(here))
+    if tuple(path[-1]) == enemy:       # a path may not end where someone stands
+        with pytest.raises(StepError):
+            step(grid(("orc", "m", start), ("ayla", "h", enemy)), "move", "orc", path=path)
+        return
     enc = grid(("orc", "m", start), ("ayla", "h", enemy))
     step(enc, "move", "orc", path=path, shift=shift)
     part = min(at_part, len(path) - 1)

@@ -435,6 +435,8 @@ def test_every_verdict_cites_the_rules_precedence_md_gives():
         doc = json.loads(path.read_text(encoding="utf-8"))
         enc = build(doc, str(path))
         for data in doc["steps"]:
+            if "error" in data.get("expect", {}):
+                break                   # a step that cannot be read cites nothing
             verdict = enc.step({k: v for k, v in data.items() if k != "expect"})
             allowed, cited = lines[(doc["ruleset"], data["do"])]
             if verdict.verdict == "allowed":

@@ -124,12 +124,16 @@ def cmd_fuzz(args) -> int:
     if args.fuzz < 1:
         raise InputError("--fuzz", f"the number of timelines must be at least 1, not {args.fuzz}")
     try:
-        found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout)
+        from ..conformance.fuzz import Language
+        language = Language()
+        found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout,
+                           language=language)
     except EngineError as exc:
         print(f"fsm conformance --fuzz: handshake: {exc}", file=sys.stderr)
         return 1
     if found is None:
         print(f"fuzz: {runs} timelines (seed {args.seed}), no disagreement with the reference")
+        print(f"fuzz: the timelines touched {language.summary()}")
         return 0
     folder = args.out or "."
     os.makedirs(folder, exist_ok=True)

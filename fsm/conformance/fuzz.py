@@ -11,6 +11,14 @@ Because the decoding runs on the reference, a shorter or smaller list still
 decodes to a valid timeline, and Hypothesis's shrinking finds the shortest
 one the engine gets wrong. It is written as a vector with every expectation
 the reference gives, which ``fsm check`` replays and ``fsm conformance`` runs.
+
+The timelines cover the whole step language, not only the explorer's: 2 to 5
+combatants, with positions (a scene: paths, shifts, attack kinds and targets)
+when the engine's hello lists the ``scene`` feature, and each step may be
+dressed (see :func:`dress`) with an explicit or colliding ``id``, a
+``ruling``, an ``actor`` on a stack move or an event, ``parts`` or
+``attacks``, what a ``ready`` readies, or made unreadable, which ends the
+timeline with an error expected. :class:`Language` counts what a run touched.
 """
 
 from __future__ import annotations
@@ -20,15 +28,18 @@ import json
 import random
 from dataclasses import dataclass
 
-from ..errors import EngineError
+from ..errors import EngineError, StepError
 from .engine import Engine
-from .vectors import judge, public_vector, unsupported
+from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
 from ..explore import Alphabet, Config, combatants_for
 from ..rulesets import RULESETS
 
 MAX_STEPS = 24
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
+DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
+ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
+ATTACKS = ("melee", "ranged", "area", "close")
 
 
 @dataclass
@@ -36,6 +47,7 @@ class Disagreement:
     vector: dict
     problems: list
     examples: int
+    language: object = None
 
 
 def _options(ruleset: str, hello: dict, picks) -> dict:
@@ -54,29 +66,97 @@ def _options(ruleset: str, hello: dict, picks) -> dict:
     return out
 
 
-def decode(choices: list[int], hello: dict) -> dict:
+def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
+    """``data`` with fields the explorer's alphabet never sets, chosen by
+    ``pick``: an explicit id (now and then one already taken), a ruling, an
+    actor on a stack move or an event, parts or attacks, what is readied, a
+    name, a stated attack with targets."""
+    out = dict(data)
+    kind = out["do"]
+    rs = enc.ruleset
+    makes_frame = kind != "end-turn" and kind not in rs.stack_moves
+    roll = pick.randrange(8)
+    if roll == 0 and makes_frame:
+        taken = [f.id for f in enc.stack] + list(enc.past_order[-3:])
+        out["id"] = pick.choice(taken) if taken and pick.random() < 0.2 else \
+            f"x{pick.randrange(1000)}"
+    elif roll == 1:
+        out["ruling"] = pick.choice(("allow", "deny"))
+    elif roll == 2 and kind in rs.stack_moves and enc.stack:
+        top = enc.stack[-1].owner
+        out["actor"] = top if top is not None and pick.random() < 0.7 else pick.choice(ids)
+    elif roll == 3 and kind == "event":
+        out["actor"] = pick.choice(ids)
+    elif roll == 4 and makes_frame and "path" not in out and "cost" not in out \
+            and not any(k in out for k in ("squares", "attacks", "parts")):
+        out[pick.choice(("parts", "attacks"))] = pick.randint(1, 3)
+    elif roll == 5 and kind == "ready":
+        out["readies"] = pick.choice(("move", "minor", "standard"))
+    elif roll == 6 and makes_frame and enc.scene and kind != "event":
+        out["attack"] = pick.choice(ATTACKS)
+        out["targets"] = [pick.choice([i for i in ids if i != out.get("actor")] or ids)]
+    elif roll == 7:
+        out["name"] = f"step {pick.randrange(100)}"
+    return out
+
+
+# Ways to make a step unreadable: each an error of spec/FORMAT.md
+_BREAKS = (
+    lambda d, ids: dict(d, stride=1),                               # unknown-field
+    lambda d, ids: dict(d, actor="nobody"),                         # unknown-combatant
+    lambda d, ids: {"do": "resolve", "on": "x"},                    # field-of-another-kind
+    lambda d, ids: {"do": "end-turn", "squares": 2},                # field-of-another-kind
+    lambda d, ids: dict(d, squares=2, parts=2),                     # two-part-counts
+    lambda d, ids: dict(d, parts=0),                                # bad-value
+    lambda d, ids: {k: v for k, v in d.items() if k != "do"},       # missing-kind
+)
+
+
+def decode(choices: list[int], hello: dict, language: "Language | None" = None) -> dict:
     """The timeline (a vector with every expectation) that ``choices`` stand for."""
     rulesets = [r for r in RULESETS if not unsupported({"ruleset": r}, hello)]
     ruleset = rulesets[choices[0] % len(rulesets)] if choices else rulesets[0]
-    setup = 1 + len(RULESETS[ruleset].options)
-    options = _options(ruleset, hello, iter(choices[1:setup] + [0] * setup))
-    combatants = combatants_for(Config(ruleset, combatants=3))
+    setup = 3 + len(RULESETS[ruleset].options)
+    head = choices[1:setup] + [0] * setup
+    options = _options(ruleset, hello, iter(head[2:]))
+    scene = SCENE in (hello.get("features") or ()) and head[1] % 3 == 0 \
+        and RULESETS[ruleset].explore.grid_moves is not None
+    combatants = combatants_for(Config(ruleset, combatants=2 + head[0] % 4, grid=scene))
     enc = Encounter(ruleset, combatants, options=options)
-    alphabet = Alphabet(ruleset, [c["id"] for c in combatants])
+    ids = [c["id"] for c in combatants]
+    alphabet = Alphabet(ruleset, ids, grid=scene)
     steps = []
     for choice in choices[setup:][:MAX_STEPS]:
         moves = alphabet.moves(enc)
         want_refused = choice % ALLOWED_SHARE == 0
         start = (choice // ALLOWED_SHARE) % len(moves)
-        data = None
+        data = readable = None
         for k in range(len(moves)):
             candidate = moves[(start + k) % len(moves)].render(enc)
-            if (enc.try_step(candidate).verdict == "rejected") == want_refused:
+            try:
+                refused = enc.try_step(candidate).verdict == "rejected"
+            except StepError:          # a path onto a square someone stands on, say
+                continue
+            readable = readable or candidate
+            if refused == want_refused:
                 data = candidate
                 break
-        if data is None:
-            data = moves[start].render(enc)
-        verdict = enc.step(data)
+        data = data or readable or moves[start].render(enc)
+        pick = random.Random(choice)
+        broken = pick.randrange(ERROR_SHARE) == 0
+        if broken:
+            data = _BREAKS[pick.randrange(len(_BREAKS))](data, ids)
+        elif pick.randrange(DRESS_SHARE) == 0:
+            data = dress(data, enc, pick, ids)
+        try:
+            verdict = enc.step(data)
+        except StepError as exc:
+            steps.append(dict(data, expect={"error": exc.code}))
+            if language is not None:
+                language.saw(data, "error " + exc.code)
+            break
+        if language is not None:
+            language.saw(data, verdict.verdict)
         expect = {"verdict": verdict.verdict, "reason": verdict.reason, **enc.facts()}
         steps.append(dict(data, expect=expect))
     body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
@@ -87,6 +167,28 @@ def decode(choices: list[int], hello: dict) -> dict:
     if options:
         doc["options"] = options
     return doc
+
+
+class Language:
+    """What share of the step language a run's timelines touched: step kinds
+    with each field they were given, and each verdict (or error) they got."""
+
+    def __init__(self):
+        self.kinds: set = set()
+        self.fields: set = set()
+        self.verdicts: set = set()
+        self.options: set = set()
+
+    def saw(self, data: dict, verdict: str) -> None:
+        kind = data.get("do")
+        self.kinds.add(kind)
+        self.fields.update((kind, key) for key in data if key != "do")
+        self.verdicts.add((kind, verdict))
+
+    def summary(self) -> str:
+        return (f"{len(self.kinds)} step kinds, {len(self.fields)} (kind, field) pairs, "
+                f"{len(self.verdicts)} (kind, verdict) pairs, "
+                f"{len({v for _, v in self.verdicts if v.startswith('error')})} error codes")
 
 
 class _Probe:
@@ -116,9 +218,11 @@ class _Probe:
 
 
 def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
-         hello: dict | None = None) -> tuple[Disagreement | None, int]:
+         hello: dict | None = None, language: Language | None = None
+         ) -> tuple[Disagreement | None, int]:
     """Drive ``command`` with up to ``examples`` timelines; the shrunk
-    disagreement (or None) and how many timelines were run."""
+    disagreement (or None) and how many timelines were run. ``language``,
+    when given, counts what the timelines touched."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis import strategies as st
     from hypothesis.errors import NoSuchExample
@@ -131,11 +235,13 @@ def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
         raise
     probe = _Probe(engine)
     probe.alive = True
-    setup = 1 + max(len(r.options) for r in RULESETS.values())
+    setup = 3 + max(len(r.options) for r in RULESETS.values())
     choices = st.lists(st.integers(0, 10_000), min_size=setup + 1, max_size=setup + MAX_STEPS)
 
+    language = language if language is not None else Language()
+
     def disagrees(drawn) -> bool:
-        doc = decode(list(drawn), hello)
+        doc = decode(list(drawn), hello, language)
         problems = probe.problems(doc)
         if problems:
             probe.last[id(drawn)] = problems

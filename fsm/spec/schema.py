@@ -92,10 +92,10 @@ def _only(rs) -> dict:
             "options": {"propertyNames": {"enum": [o.name for o in rs.options]}},
             "combatants": {"items": {"propertyNames": {
                 "enum": [*COMBATANT_FIELDS, *rs.fighter.FIELDS]}}},
-            "steps": {"items": {
+            "steps": {"items": {"anyOf": [{"$ref": "#/$defs/unreadable"}, {
                 "properties": {"do": {"enum": kinds}},
                 "propertyNames": {"enum": sorted(fields_of(rs))},
-            }},
+            }]}},
         }},
     }
 
@@ -145,7 +145,8 @@ def vector_schema(rulesets=None) -> dict:
                 },
             },
             "initiative": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
-            "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+            "steps": {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/unreadable"},
+                                                           {"$ref": "#/$defs/step"}]}},
         },
         "allOf": [_only(rs) for rs in rulesets],
         "$defs": {
@@ -156,6 +157,15 @@ def vector_schema(rulesets=None) -> dict:
                 "properties": _step_fields(rulesets),
             },
             "expect": _EXPECT,
+            # a step a vector holds as unreadable (FORMAT.md, Errors and verdicts):
+            # whatever it says, it expects the error and nothing else
+            "unreadable": {
+                "type": "object",
+                "required": ["expect"],
+                "properties": {"expect": {"type": "object", "required": ["error"],
+                                          "additionalProperties": False,
+                                          "properties": {"error": {"enum": list(ERROR_CODES)}}}},
+            },
             "square": SQUARE,
         },
     }

@@ -8,7 +8,8 @@ no-read (stops reading its input), hello-list, hello-number, and the
 answers of MALFORMED; and for fuzzing (every vector): free-overlap (a
 combatant's free action during its own pending action is allowed),
 shared-immediate (an immediate action is refused once an ally took one
-this round).
+this round), shift-provokes (after a shift, an opportunity action the
+positions do not provoke is allowed).
 """
 
 import json
@@ -93,6 +94,8 @@ def main():
                     step["verdict"], step["reason"] = "allowed", None
         if mode == "shared-immediate":
             _share_immediates(vector, result)
+        if mode == "shift-provokes":
+            _shifts_provoke(vector, result)
         if hit and mode == "wrong-id":
             result["id"] = "not-" + str(vector["id"])
         if hit and mode == "slow":
@@ -104,6 +107,16 @@ def main():
         if hit and mode in MALFORMED:
             MALFORMED[mode](result["steps"][0])
         print(json.dumps(result), flush=True)
+
+
+def _shifts_provoke(vector, result):
+    """A scene bug: once a shift was declared, an opportunity action the
+    positions do not provoke is allowed all the same."""
+    shifted = False
+    for step, answer in zip(vector["steps"], result["steps"]):
+        if shifted and step.get("do") == "opportunity" and answer.get("reason") == "not-provoked":
+            answer["verdict"], answer["reason"] = "allowed", None
+        shifted = shifted or step.get("shift") is True
 
 
 def _share_immediates(vector, result):

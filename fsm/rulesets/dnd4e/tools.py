@@ -115,13 +115,15 @@ def _grid_problem(enc, data, verdict):
     """The explorer's own reading of the grid (no code shared with the rules):
     an allowed opportunity action needs its trigger to leave, or attack at
     range from, a square next to the answerer; an answer on entering the reach
-    needs the mover to have entered it and still be moving; a melee attack
+    needs the mover to have entered it and still be moving (or to have
+    entered it on its last square and finished moving); a melee attack
     is lost once an answer ahead of it leaves all its targets out of reach."""
     kind, actor = data["do"], data.get("actor")
     trigger = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
     if kind == "opportunity" and trigger is not None and trigger.owner is not None:
         mover, me = enc.fighters[trigger.owner].at, enc.fighters[actor].at
-        provokes = (not trigger.shift) if trigger.path else trigger.attack in ("ranged", "area")
+        provokes = (bool(trigger.path) and not trigger.shift) \
+            or trigger.attack in ("ranged", "area")
         if not (provokes and _apart(mover, me) == 1):
             return ("unprovoked-opportunity", f"{actor} took an opportunity action against "
                     f"{trigger.id}, which the positions show provokes nobody there",
@@ -131,7 +133,9 @@ def _grid_problem(enc, data, verdict):
         squares = [trigger.start, *trigger.path]
         entered = [n for n in range(1, len(squares)) if _apart(squares[n - 1], me.at) > me.reach
                    and _apart(squares[n], me.at) <= me.reach]
-        if not entered or not entered[0] <= trigger.done < trigger.parts:
+        on_last = bool(entered) and entered[0] == trigger.parts == trigger.done \
+            and trigger.outcome == DONE      # entered on the last square: after the move
+        if not entered or not (entered[0] <= trigger.done < trigger.parts or on_last):
             return ("reaction-outside-the-move", f"{actor} answered {trigger.id} entering its "
                     f"reach outside the squares between entering and the end of the move",
                     ("4E-REACTION-MOVE", "4E-SCENE-GRID"))
