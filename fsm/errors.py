@@ -36,7 +36,10 @@ ERROR_CODES = {
     "path-without-scene": "a 'path' in an encounter without positions",
     "bad-path": "a path not made of adjacent squares from where its actor stands",
     "shift-without-path": "'shift' without a 'path'",
+    "forced-without-path": "'forced' without a 'path'",
     "bad-value": "a value of the wrong type or out of range",
+    "bad-document": "the vector itself cannot be read (its combatants, initiative or "
+                    "options; protocol only)",
 }
 
 

@@ -173,3 +173,39 @@ def test_every_vector_names_rules_that_exist():
     for path in VECTORS:
         unknown = set(_load(path).get("rules", ())) - known
         assert not unknown, (path.name, unknown)
+
+
+# -- the error/verdict boundary ----------------------------------------------------------
+
+def test_every_error_code_is_written_and_held_by_a_vector():
+    """FORMAT.md lists every error code with its meaning, and a vector holds
+    every code a step can carry (all but not-an-object and bad-document)."""
+    from fsm.errors import ERROR_CODES
+    text = (ROOT / "spec" / "FORMAT.md").read_text(encoding="utf-8")
+    for code, meaning in ERROR_CODES.items():
+        assert f"| `{code}` | {meaning} |" in text, code
+    held = set()
+    for path in (ROOT / "spec" / "vectors").glob("*.json"):
+        for step in json.loads(path.read_text(encoding="utf-8"))["steps"]:
+            if isinstance(step, dict) and "error" in step.get("expect", {}):
+                held.add(step["expect"]["error"])
+    assert held == set(ERROR_CODES) - {"not-an-object", "bad-document"}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec" / "vectors").glob("*-error-*.json")),
+                         ids=lambda p: p.name)
+def test_an_engine_that_judges_an_unreadable_step_fails_its_vector(path):
+    """The boundary is certifiable: a verdict where the vector expects an
+    error, or another error code, fails the vector."""
+    from fsm.conformance import reference_result
+    from fsm.conformance.vectors import judge, public_vector
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    result = reference_result(public_vector(doc))
+    assert judge(doc, result, ()) == []
+    last = result["steps"][-1]
+    judged = dict(result, steps=result["steps"][:-1] + [{"verdict": "allowed", "reason": None}])
+    assert judge(doc, judged, ()) != []
+    other = dict(result, steps=result["steps"][:-1] + [dict(last, error="bad-value"
+                                                              if last["error"] != "bad-value"
+                                                              else "unknown-field")])
+    assert judge(doc, other, ()) != []

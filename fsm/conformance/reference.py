@@ -111,5 +111,6 @@ def _answer(msg) -> dict:
             return reference_result(vector)
         except InputError as exc:
             return {"type": "result", "id": vector.get("id"),
-                    "steps": [{"verdict": "error", "message": exc.message}]}
+                    "steps": [{"verdict": "error", "error": "bad-document",
+                               "message": exc.message}]}
     return {"type": "error", "message": f"unknown message type {msg.get('type')!r}"}

@@ -25,7 +25,8 @@ from __future__ import annotations
 from ..errors import StepError, TableGap
 from . import query, setup, state as S
 from .dispatch import DISPATCHERS
-from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_KINDS, TURN_START, Frame, Journal
+from .frames import (DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame,
+                     Journal)
 from .rows import AFTER, TURN_END as PHASE_END, TURN_START as PHASE_START
 from .steps import MOMENTS, fields_of, parse
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
@@ -256,6 +257,8 @@ class Encounter:
         snap = self.snapshot() if self.state in _SETTLING or st.ruling == "deny" else None
         try:
             self._settle(st)
+            if st.next_turn:
+                st.target = self.find(st.to)      # None while the turn has not moved on
             if not st.responding:
                 self._bind_top(st)
             verdict = self._decide(st, snap)
@@ -371,6 +374,11 @@ class Encounter:
             return
         if st.to in MOMENTS:
             st.target = self.moment(st.to)
+            return
+        if st.to == f"{TURN_START}@{self.turn_serial + 1}" and self.stack \
+                and self.stack[0].kind == TURN_END:
+            # the next turn's moment: found once settling has started that turn
+            st.next_turn = True
             return
         for f in reversed(self.stack):
             if f.id == st.to:

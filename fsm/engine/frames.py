@@ -37,13 +37,13 @@ class Frame:
         "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
         "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
         "name", "closed", "step", "readies", "window_part", "kept", "closed_by",
-        "path", "shift", "attack", "targets", "start",
+        "path", "shift", "attack", "targets", "start", "forced",
     )
 
     def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
                  labels=("",), parent=None, turn=0, cost=0, moving=False,
                  name=None, step=0, phase=PENDING, path=(), shift=False, attack=None,
-                 targets=(), start=None):
+                 targets=(), start=None, forced=None):
         self.id = id
         self.owner = owner
         self.kind = kind
@@ -77,6 +77,9 @@ class Frame:
         self.attack = attack
         self.targets = targets
         self.start = start
+        # How a path moves its owner when it is not the owner's own movement:
+        # push, pull, slide or teleport (an event's path)
+        self.forced = forced
 
     @property
     def finished(self) -> bool:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from ..errors import StepError
 
 ATTACK_KINDS = ("melee", "ranged", "area", "close")
+FORCED_KINDS = ("push", "pull", "slide", "teleport")   # an event's path that moves its actor
+TELEPORT = "teleport"
 ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach
 COORDINATE = 10_000             # squares lie within this many of the origin
 MAX_REACH = 20
@@ -100,6 +102,19 @@ def read(enc, st, data) -> None:
             raise StepError("'shift' says how a path is taken: give the 'path'", "shift",
                             "shift-without-path")
         st.shift = data["shift"]
+    if "forced" in data:
+        if data["forced"] not in FORCED_KINDS:
+            raise StepError(f"'forced' must be one of {', '.join(FORCED_KINDS)}", "forced")
+        if st.kind != "event":
+            raise StepError(f"'forced' moves a combatant by an event, not by the {st.kind} "
+                            "step", "forced", "field-of-another-kind")
+        if "path" not in data:
+            raise StepError("'forced' says how a path is taken: give the 'path'", "forced",
+                            "forced-without-path")
+        if "shift" in data:
+            raise StepError("a forced path is no shift: give 'forced' or 'shift'", "shift",
+                            "field-of-another-kind")
+        st.forced = data["forced"]
     if "path" in data:
         _path(enc, st, data)
 
@@ -115,8 +130,10 @@ def _path(enc, st, data) -> None:
         raise StepError("'path' must be a list of 1 to 100 squares [x, y]", "path")
     squares = tuple(square(s, "each square of 'path'", "path") for s in path)
     here = enc.fighters[st.actor].at
+    if st.forced == TELEPORT and len(squares) != 1:
+        raise StepError("a teleport's 'path' is the one square arrived at", "path", "bad-path")
     for n, sq in enumerate(squares, 1):
-        if not adjacent(here, sq):
+        if st.forced != TELEPORT and not adjacent(here, sq):
             raise StepError(f"square {n} of 'path', {show(sq)}, is not next to "
                             f"{show(here)}", "path", "bad-path")
         here = sq

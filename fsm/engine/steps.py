@@ -4,10 +4,12 @@ raises :class:`fsm.errors.StepError` and changes nothing."""
 
 from __future__ import annotations
 
+import re
+
 from ..errors import StepError
 from . import scene
 from .frames import TURN_END
-from .scene import ATTACK_KINDS
+from .scene import ATTACK_KINDS, FORCED_KINDS
 
 MOMENTS = ("turn-start", "turn-end")
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
@@ -34,13 +36,14 @@ FIELD_SCHEMAS = {
              "items": {"$ref": "#/$defs/square"}},
     "shift": {"type": "boolean"},
     "attack": {"enum": list(ATTACK_KINDS)},
+    "forced": {"enum": list(FORCED_KINDS)},
     "targets": {"type": "array", "items": {"type": "string"}, "minItems": 1},
     "expect": {"$ref": "#/$defs/expect"},
 }
 COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
 # What only a step that puts a frame on the stack takes: not a stack move nor end-turn
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
-                "attack", "targets")
+                "attack", "targets", "forced")
 COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
 TEXT_SCHEMA = {"type": "string"}
 
@@ -64,7 +67,8 @@ class Step:
 
     __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "parts", "moving",
                  "provokes", "labels", "on", "cost", "name", "fid", "ruling", "text",
-                 "responding", "path", "shift", "attack", "targets", "provokes_stated")
+                 "responding", "path", "shift", "attack", "targets", "provokes_stated",
+                 "next_turn", "forced")
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -89,6 +93,8 @@ class Step:
         self.attack = None
         self.targets = ()
         self.provokes_stated = False
+        self.next_turn = False     # it answers the turn-start moment of the turn to come
+        self.forced = None         # an event's path that is no movement of its own
 
 
 def fields_of(ruleset) -> frozenset:
@@ -211,7 +217,7 @@ def _frame_id(enc, st, data, index) -> None:
         if not isinstance(fid, str) or not fid or fid in MOMENTS:
             raise StepError("'id' must be a non-empty string other than turn-start "
                             "and turn-end", "id")
-        if _taken(enc, fid):
+        if _taken(enc, fid) or _MOMENT_ID.match(fid):
             raise StepError(f"id {fid!r} is already used", "id", "id-taken")
         st.fid = fid
     elif _taken(enc, st.fid):
@@ -220,6 +226,10 @@ def _frame_id(enc, st, data, index) -> None:
         while _taken(enc, f"{st.fid}#{k}"):
             k += 1
         st.fid = f"{st.fid}#{k}"
+
+
+# turn-start@N and turn-end@N are the moments' own ids, those to come included
+_MOMENT_ID = re.compile(r"turn-(?:start|end)@[0-9]+\Z")
 
 
 def _taken(enc, fid) -> bool:

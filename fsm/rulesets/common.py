@@ -147,6 +147,8 @@ def play_moves_past(enc, st):
     top = enc.stack[-1]
     if top.outcome is None or top.kind in TURN_KINDS:
         return False
+    if st.next_turn:             # an answer to the next turn's start: off the stack
+        return True
     if st.responding:
         return st.target is not None and st.target is not top
     if st.kind in enc.ruleset.stack_moves:
@@ -163,11 +165,12 @@ def turn_start_passes(enc, st):
     return _untriggered(enc, st) and st.actor == enc.active
 
 
-@timing("a step that answers nothing starts the next turn")
+@timing("a step that answers nothing, or answers the next turn's start, starts it")
 def turn_end_passes(enc, st):
     """T-NEXT-TURN: after the turn has ended, the first step that is not an
-    answer to a trigger starts the next turn."""
-    return not st.responding
+    answer to a trigger, or that answers the next turn's turn-start moment,
+    starts the next turn."""
+    return not st.responding or st.next_turn
 
 
 @routing
@@ -212,7 +215,7 @@ def push_frame(enc, st):
                    parent=st.target.id if (st.responding and st.target is not None) else None,
                    turn=enc.turn_serial, cost=st.cost, moving=st.moving, name=st.name,
                    step=st.index, path=st.path, shift=st.shift, attack=st.attack,
-                   targets=st.targets,
+                   targets=st.targets, forced=st.forced,
                    start=enc.fighters[st.actor].at if st.path else None))
     enc.note(st, enc.stack[-1], "declared")
 

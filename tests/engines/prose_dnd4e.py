@@ -22,6 +22,9 @@ ANSWERS = {"free-response", "no-action", "opportunity", "interrupt", "reaction",
 STACK_MOVES = {"resolve", "continue", "lose"}
 ALL_KINDS = UNTRIGGERED | ANSWERS | STACK_MOVES | {"event", "end-turn"}
 NEEDS_ACTOR = UNTRIGGERED | ANSWERS
+NO_FRAME = STACK_MOVES | {"end-turn"}
+FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
+                "attack", "targets")
 
 STEP_FIELDS = {"actor", "attack", "attacks", "comment", "do", "expect", "id", "name", "on",
                "parts", "path", "provokes", "readies", "ruling", "shift", "squares",
@@ -188,10 +191,9 @@ TABLE = {
           _c("trigger_still_open", "trigger-passed", "4E-REACTION-NEXT", "4E-REACTION-WINDOW")]),
     ],
     "lose": [
-        ((WI,), ["4E-STACK", "4E-INTERRUPT-LOST", "4E-OPP-LOST", "4E-SCENE-LOSS"],
+        ((WI,), ["4E-STACK", "4E-INTERRUPT-LOST", "4E-OPP-LOST"],
          [_c("actor_on_top", "not-on-top", "4E-STACK"),
-          _c("interrupted", "not-interrupted", "4E-INTERRUPT-LOST", "4E-OPP-LOST"),
-          _c("loss_fits_scene", "loss-contradicts-scene", "4E-SCENE-LOSS")]),
+          _c("interrupted", "not-interrupted", "4E-INTERRUPT-LOST", "4E-OPP-LOST")]),
         ((WR,), None,
          [_c("actor_on_top", "not-on-top", "4E-STACK"),
           _c("part_pending", "between-parts", "4E-STACK")]),
@@ -206,7 +208,7 @@ TABLE = {
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME")]),
     ],
     "resolve": [
-        ((WI,), ["4E-STACK"],
+        ((WI,), ["4E-STACK", "4E-SCENE-LOSS"],
          [_c("actor_on_top", "not-on-top", "4E-STACK")]),
         ((WR,), None,
          [_c("actor_on_top", "not-on-top", "4E-STACK"),
@@ -233,7 +235,9 @@ TABLE = {
 
 
 class StepError(Exception):
-    pass
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code            # FORMAT.md, Errors and verdicts
 
 
 class Frame:
@@ -404,71 +408,111 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _strings(v, nonempty=False):
+    return isinstance(v, list) and all(isinstance(x, str) for x in v) and (v or not nonempty)
+
+
 def read_step(st, step, n):
-    """Validate; return (kind, actor, default_id). Raises StepError."""
+    """Validate; return (kind, actor, default_id). Raises StepError.
+
+    The first error in T-ERRORS' order is reported: an unknown field, `do`,
+    a frame's field on a step that makes no frame, `actor`, `id`, `to` on a
+    step that answers nothing, `on`, the part counts, `provokes`, `triggers`,
+    `attack`, `targets`, `shift`, `path`, `cost` (here `readies`), `ruling`,
+    `name`, the free-text fields; a `to` naming no frame comes last
+    (find_trigger)."""
+    def err(code, msg):
+        raise StepError(code, msg)
+
     if not isinstance(step, dict):
-        raise StepError("step is not an object")
+        err("not-an-object", "step is not an object")
     for k in step:
         if k not in STEP_FIELDS:
-            raise StepError("unknown field %r" % k)
-    kind = step.get("do")
+            err("unknown-field", "unknown field %r" % k)
+    if "do" not in step:
+        err("missing-kind", "a step without 'do'")
+    kind = step["do"]
     if not isinstance(kind, str) or kind not in ALL_KINDS:
-        raise StepError("unknown step kind %r" % (kind,))
-    if "readies" in step and kind != "ready":
-        raise StepError("'readies' belongs to a ready step")
-    for k in ("actor", "to", "on", "name", "comment", "readies"):
-        if k in step and not isinstance(step[k], str):
-            raise StepError("%s must be a string" % k)
-    if "id" in step:
-        if not isinstance(step["id"], str) or not step["id"] or step["id"] in ("turn-start", "turn-end"):
-            raise StepError("bad id")
-    given = [k for k in ("squares", "attacks", "parts") if k in step]
-    for k in given:
-        if not _is_int(step[k]) or not 1 <= step[k] <= 100:
-            raise StepError("%s out of range" % k)
-    if len(given) > 1:
-        raise StepError("at most one of squares, attacks, parts")
-    if "to" in step and kind not in ANSWERS:
-        raise StepError("'to' on a step that answers nothing")
-    for k in ("provokes", "targets", "triggers"):
-        if k in step:
-            v = step[k]
-            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise StepError("%s must be a list of strings" % k)
-            if k != "provokes" and not v:
-                raise StepError("%s must not be empty" % k)
-    if "provokes" in step:
-        for x in step["provokes"]:
-            if x not in st.sides:
-                raise StepError("unknown combatant %r in provokes" % x)
-    if "ruling" in step and step["ruling"] not in ("allow", "deny"):
-        raise StepError("bad ruling")
-    if "shift" in step and not isinstance(step["shift"], bool):
-        raise StepError("shift must be a boolean")
-    if "attack" in step and step["attack"] not in ("melee", "ranged", "area", "close"):
-        raise StepError("bad attack")
-    if "expect" in step and not isinstance(step["expect"], dict):
-        raise StepError("expect must be an object")
-    if "path" in step:
-        raise StepError("path needs a scene")
-    if "shift" in step:
-        raise StepError("shift needs a path")
+        err("unknown-kind", "unknown step kind %r" % (kind,))
+    if kind in NO_FRAME:
+        for k in FRAME_FIELDS:
+            if k in step:
+                err("field-of-another-kind", "%r on %s, which makes no frame" % (k, kind))
     actor = step.get("actor")
-    if actor is not None and actor not in st.sides:
-        raise StepError("unknown combatant %r" % actor)
-    if kind in NEEDS_ACTOR and actor is None:
-        raise StepError("%s needs an actor" % kind)
-    # frame id
+    if "actor" in step:
+        if not isinstance(actor, str):
+            err("bad-value", "actor must be a string")
+        if actor not in st.sides:
+            err("unknown-combatant", "unknown combatant %r" % actor)
+    elif kind in NEEDS_ACTOR:
+        err("missing-actor", "%s needs an actor" % kind)
     if "id" in step:
         fid = step["id"]
+        if not isinstance(fid, str) or not fid or fid in ("turn-start", "turn-end"):
+            err("bad-value", "bad id")
         if fid in st.frames:
-            raise StepError("id %r already used" % fid)
+            err("id-taken", "id %r already used" % fid)
     else:
         fid = "s%d" % n
         k = 2
         while fid in st.frames:
             fid = "s%d#%d" % (n, k)
             k += 1
+    for k in ("to", "on"):
+        if k in step:
+            if kind not in ANSWERS:
+                err("field-of-another-kind", "%r on a step that answers nothing" % k)
+            if not isinstance(step[k], str):
+                err("bad-value", "%s must be a string" % k)
+    given = [k for k in ("squares", "attacks", "parts") if k in step]
+    for k in given:
+        if not _is_int(step[k]) or not 1 <= step[k] <= 100:
+            err("bad-value", "%s out of range" % k)
+    if len(given) > 1:
+        err("two-part-counts", "at most one of squares, attacks, parts")
+    if given and "path" in step:
+        path = step["path"]
+        if given != ["squares"] or not isinstance(path, list) or step["squares"] != len(path):
+            err("two-part-counts", "beside a path, only squares equal to its length")
+    if "provokes" in step:
+        if not _strings(step["provokes"]):
+            err("bad-value", "provokes must be a list of strings")
+        for x in step["provokes"]:
+            if x not in st.sides:
+                err("unknown-combatant", "unknown combatant %r in provokes" % x)
+    if "triggers" in step and not _strings(step["triggers"], nonempty=True):
+        err("bad-value", "triggers must be a non-empty list of strings")
+    if "attack" in step and step["attack"] not in ("melee", "ranged", "area", "close"):
+        err("bad-value", "bad attack")
+    if "targets" in step:
+        if not _strings(step["targets"], nonempty=True):
+            err("bad-value", "targets must be a non-empty list of strings")
+        for x in step["targets"]:
+            if x not in st.sides:
+                err("unknown-combatant", "unknown combatant %r in targets" % x)
+    if "shift" in step:
+        if not isinstance(step["shift"], bool):
+            err("bad-value", "shift must be a boolean")
+        if "path" not in step:
+            err("shift-without-path", "shift needs a path")
+    if "path" in step:
+        path = step["path"]
+        if not isinstance(path, list) or not 1 <= len(path) <= 100 or not all(
+                isinstance(q, list) and len(q) == 2 and all(_is_int(c) for c in q) for q in path):
+            err("bad-value", "path must be a list of squares")
+        err("path-without-scene", "path needs a scene")   # no scene here
+    if "readies" in step:
+        if kind != "ready":
+            err("field-of-another-kind", "'readies' belongs to a ready step")
+        if not isinstance(step["readies"], str):
+            err("bad-value", "readies must be a string")
+    if "ruling" in step and step["ruling"] not in ("allow", "deny"):
+        err("bad-value", "bad ruling")
+    for k in ("name", "comment"):
+        if k in step and not isinstance(step[k], str):
+            err("bad-value", "%s must be a string" % k)
+    if "expect" in step and not isinstance(step["expect"], dict):
+        err("bad-value", "expect must be an object")
     return kind, actor, fid
 
 
@@ -494,7 +538,7 @@ def run_check(name, st, cx):
     if name == "minor_slot":
         b = st.budgets[cx.actor]
         return b["minor"] > 0 or b["move"] > 0 or b["standard"] > 0
-    if name in ("provocation_fits_scene", "loss_fits_scene", "reach_entered"):
+    if name in ("provocation_fits_scene", "reach_entered"):
         return True  # no scene
     if name == "no_own_action_pending":
         return not any((not g.finished) and g.owner == cx.actor for g in st.stack)
@@ -579,7 +623,8 @@ def trigger_resolved(f):
 
 
 def moved_one_square(f):
-    if f.moment or not f.is_move:
+    # a lost move is answered as T-WINDOW says, a square resolved or not (T-PARTS)
+    if f.moment or not f.is_move or f.finished:
         return True
     return f.cur > 0 or not f.cur_pending
 
@@ -595,7 +640,7 @@ def find_trigger(st, step):
         return st.frames.get("turn-end@%d" % st.turn)
     if to in st.frames:
         return st.frames[to]
-    raise StepError("to names no frame: %r" % to)
+    raise StepError("unknown-trigger", "to names no frame: %r" % to)
 
 
 def judge(st, step, n):
@@ -733,21 +778,57 @@ def hello():
             "facts": ["budgets", "resolved", "lost", "state", "round", "active", "initiative", "stack"]}
 
 
+DOC_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "comment",
+              "tags", "rules", "options", "combatants", "initiative", "steps"}
+
+
+def document_error(vector):
+    """FORMAT.md, Errors and verdicts: a document that cannot be read is
+    refused whole, before any step. None when it can be read."""
+    unknown = [k for k in vector if k not in DOC_FIELDS]
+    if unknown:
+        return "unknown top-level field %r" % unknown[0]
+    if not _is_int(vector.get("format")) or vector["format"] != 1:
+        return "format must be the integer 1"
+    cs = vector.get("combatants")
+    if not isinstance(cs, list) or not cs or not all(
+            isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("side"), str)
+            for c in cs):
+        return "combatants need an id and a side"
+    ids = [c["id"] for c in cs]
+    if len(set(ids)) != len(ids):
+        return "two combatants with one id"
+    at = [tuple(c["at"]) for c in cs if isinstance(c.get("at"), list)]
+    if at and len(at) != len(cs):
+        return "positions are all or none"
+    if len(set(at)) != len(at):
+        return "two combatants on one square"
+    if not at and any("reach" in c for c in cs):
+        return "reach without positions"
+    ini = vector.get("initiative")
+    if ini is not None and (not isinstance(ini, list) or not all(isinstance(x, str) for x in ini)
+                            or sorted(ini) != sorted(ids)):
+        return "initiative must list every combatant exactly once"
+    if not isinstance(vector.get("steps"), list):
+        return "steps missing"
+    return None
+
+
 def run_vector(vector):
     vid = vector.get("id", "")
-    steps = vector.get("steps") or []
+    steps = vector.get("steps") if isinstance(vector.get("steps"), list) else []
     out = []
-    try:
-        st = State(vector)
-    except Exception as e:  # unreadable vector
+    bad = document_error(vector)
+    if bad:
         return {"type": "result", "id": vid,
-                "steps": [{"verdict": "error", "message": "bad vector: %s" % e} for _ in steps]}
+                "steps": [{"verdict": "error", "message": "bad vector: %s" % bad} for _ in steps]}
+    st = State(vector)
     for n, step in enumerate(steps, 1):
         try:
             st, ans = judge(st, step, n)
             ans["facts"] = st.facts()
         except StepError as e:
-            ans = {"verdict": "error", "message": str(e)}
+            ans = {"verdict": "error", "error": e.code, "message": str(e)}
         out.append(ans)
     return {"type": "result", "id": vid, "steps": out}
 

@@ -36,6 +36,10 @@ STEP_FIELDS = {"actor", "attack", "attacks", "comment", "cost", "do", "expect",
                "id", "name", "on", "parts", "path", "provokes", "ruling",
                "shift", "squares", "targets", "to", "triggers"}
 
+NO_FRAME = STACK_MOVES | {"end-turn"}
+FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
+                "attack", "targets")
+
 MOMENT_RE = re.compile(r"^turn-(start|end)@(\d+)$")
 
 # Rule ids cited by an allowed step, per step kind (PRECEDENCE.md, pf2e).
@@ -59,7 +63,9 @@ ALLOWED_RULES = {
 
 
 class ReadError(Exception):
-    pass
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code            # FORMAT.md, Errors and verdicts
 
 
 class Refuse(Exception):
@@ -72,7 +78,7 @@ class Refuse(Exception):
 # --------------------------------------------------------------- frames ----
 
 class Frame:
-    def __init__(self, fid, kind, owner, parts=1, triggers=None, moment=False):
+    def __init__(self, fid, kind, owner, parts=1, triggers=None, moment=False, is_move=False):
         self.id = fid
         self.kind = kind            # step kind, or "turn-start"/"turn-end"
         self.owner = owner          # None for events
@@ -83,6 +89,11 @@ class Frame:
         self.finished = moment
         self.disrupted = False
         self.triggers = triggers or [""]
+        self.is_move = is_move      # `squares` or a `path`: one occurrence (ASM-PF2-MOVE-ONCE)
+
+    def occurrence(self):
+        """T-OCCURRENCE: the part in play, or the whole frame for a move."""
+        return None if self.is_move else self.cur
 
 
 # ---------------------------------------------------------------- state ----
@@ -169,77 +180,99 @@ class Vector:
 
     # ------------------------------------------------------ reading a step
     def read(self, n, step):
+        """The first error in T-ERRORS' order is reported: an unknown field,
+        `do`, a frame's field on a step that makes no frame, `actor`, `id`,
+        `to` on a step that answers nothing, `on`, the part counts,
+        `provokes`, `triggers`, `attack`, `targets`, `shift`, `path`, `cost`,
+        `ruling`, `name`, the free-text fields, last a `to` naming no frame."""
         st = self.st
+
+        def err(code, msg):
+            raise ReadError(code, msg)
+
+        def check(key, ok, msg=None):
+            if key in step and not ok(step[key]):
+                err("bad-value", msg or "bad value for %r" % key)
+
+        def is_int(v):
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        def strings(v, nonempty):
+            return isinstance(v, list) and all(isinstance(x, str) for x in v) and (v or not nonempty)
+
         if not isinstance(step, dict):
-            raise ReadError("a step is not an object")
+            err("not-an-object", "a step is not an object")
         for k in step:
             if k not in STEP_FIELDS:
-                raise ReadError("unknown field %r" % k)
-        do = step.get("do")
-        if not isinstance(do, str):
-            raise ReadError("`do` missing or not a string")
-        if do not in KINDS:
-            raise ReadError("unknown step kind %r for pf2e" % do)
-
-        def typ(key, t, check=None):
-            if key in step:
-                v = step[key]
-                if t is int:
-                    ok = isinstance(v, int) and not isinstance(v, bool)
-                else:
-                    ok = isinstance(v, t)
-                if not ok or (check and not check(v)):
-                    raise ReadError("bad value for %r" % key)
-
-        for key in ("actor", "to", "on", "name", "comment"):
-            typ(key, str)
-        typ("id", str, lambda v: v != "" and v not in ("turn-start", "turn-end"))
-        for key in ("squares", "attacks", "parts"):
-            typ(key, int, lambda v: 1 <= v <= 100)
-        typ("cost", int, lambda v: 1 <= v <= 3)
-        typ("provokes", list, lambda v: all(isinstance(x, str) for x in v))
-        typ("triggers", list, lambda v: len(v) >= 1 and all(isinstance(x, str) for x in v))
-        typ("targets", list, lambda v: len(v) >= 1 and all(isinstance(x, str) for x in v))
-        typ("ruling", str, lambda v: v in ("allow", "deny"))
-        typ("shift", bool)
-        typ("attack", str, lambda v: v in ("melee", "ranged", "area", "close"))
-        typ("expect", dict)
-        typ("path", list, lambda v: 1 <= len(v) <= 100)
-        if "path" in step:
-            # The scene feature is not implemented: a path needs a scene.
-            raise ReadError("`path` needs a scene")
-        if "shift" in step:
-            raise ReadError("`shift` needs a `path`")
-        if sum(k in step for k in ("squares", "attacks", "parts")) > 1:
-            raise ReadError("give at most one of squares, attacks, parts")
-        if "to" in step and do not in ANSWERS:
-            raise ReadError("'to' on a step that answers nothing")
-
+                err("unknown-field", "unknown field %r" % k)
+        if "do" not in step:
+            err("missing-kind", "a step without 'do'")
+        do = step["do"]
+        if not isinstance(do, str) or do not in KINDS:
+            err("unknown-kind", "unknown step kind %r for pf2e" % (do,))
+        if do in NO_FRAME:
+            for k in FRAME_FIELDS:
+                if k in step:
+                    err("field-of-another-kind", "%r on %s, which makes no frame" % (k, do))
         actor = step.get("actor")
-        if actor is not None and actor not in st.combatants:
-            raise ReadError("unknown combatant %r" % actor)
-        for p in step.get("provokes", []):
-            if p not in st.combatants:
-                raise ReadError("unknown combatant %r in provokes" % p)
-        if do in UNTRIGGERED or do in ANSWERS:
-            if actor is None:
-                raise ReadError("%s needs an actor" % do)
-        if do == "activity" and "cost" not in step:
-            raise ReadError("activity needs a cost")
-        if do != "activity" and "cost" in step:
-            raise ReadError("'cost' belongs to an activity")
-
-        # frame id
+        if "actor" in step:
+            check("actor", lambda v: isinstance(v, str))
+            if actor not in st.combatants:
+                err("unknown-combatant", "unknown combatant %r" % actor)
+        elif do in UNTRIGGERED or do in ANSWERS:
+            err("missing-actor", "%s needs an actor" % do)
         if "id" in step:
             fid = step["id"]
+            check("id", lambda v: isinstance(v, str) and v not in ("", "turn-start", "turn-end"))
             if fid in st.frames or MOMENT_RE.match(fid):
-                raise ReadError("id %r already used" % fid)
+                err("id-taken", "id %r already used" % fid)
         else:
             fid = "s%d" % n
             k = 1
             while fid in st.frames:
                 k += 1
                 fid = "s%d#%d" % (n, k)
+        for key in ("to", "on"):
+            if key in step and do not in ANSWERS:
+                err("field-of-another-kind", "%r on a step that answers nothing" % key)
+            check(key, lambda v: isinstance(v, str))
+        counts = [k for k in ("squares", "attacks", "parts") if k in step]
+        for key in counts:
+            check(key, lambda v: is_int(v) and 1 <= v <= 100)
+        if len(counts) > 1:
+            err("two-part-counts", "give at most one of squares, attacks, parts")
+        if counts and "path" in step:
+            path = step["path"]
+            if counts != ["squares"] or not isinstance(path, list) or step["squares"] != len(path):
+                err("two-part-counts", "beside a path, only squares equal to its length")
+        check("provokes", lambda v: strings(v, False))
+        for p in step.get("provokes", []):
+            if p not in st.combatants:
+                err("unknown-combatant", "unknown combatant %r in provokes" % p)
+        check("triggers", lambda v: strings(v, True))
+        check("attack", lambda v: v in ("melee", "ranged", "area", "close"))
+        check("targets", lambda v: strings(v, True))
+        for p in step.get("targets", []):
+            if p not in st.combatants:
+                err("unknown-combatant", "unknown combatant %r in targets" % p)
+        check("shift", lambda v: isinstance(v, bool))
+        if "shift" in step and "path" not in step:
+            err("shift-without-path", "`shift` needs a `path`")
+        check("path", lambda v: isinstance(v, list) and 1 <= len(v) <= 100 and all(
+            isinstance(q, list) and len(q) == 2 and all(is_int(c) for c in q) for q in v))
+        if "path" in step:
+            # The scene feature is not implemented: a path needs a scene.
+            err("path-without-scene", "`path` needs a scene")
+        if "cost" in step:
+            if do != "activity":
+                err("field-of-another-kind", "'cost' belongs to an activity")
+            check("cost", lambda v: is_int(v) and 1 <= v <= 3)
+        elif do == "activity":
+            err("missing-cost", "activity needs a cost")
+        check("ruling", lambda v: v in ("allow", "deny"))
+        check("name", lambda v: isinstance(v, str))
+        check("comment", lambda v: isinstance(v, str))
+        check("expect", lambda v: isinstance(v, dict))
 
         # trigger of an answer
         trig = None
@@ -254,7 +287,7 @@ class Vector:
             elif to in st.frames:
                 trig = st.frames[to]
             else:
-                raise ReadError("`to` names no frame ever declared: %r" % to)
+                err("unknown-trigger", "`to` names no frame ever declared: %r" % to)
 
         # end-turn's actor
         if do == "end-turn" and actor is None:
@@ -310,7 +343,7 @@ class Vector:
 
     def occurrence_uses(self, actor, kind, trig):
         return [u for u in self.st.uses
-                if u[0] == actor and u[1] == kind and u[2] == trig.id and u[3] == trig.cur]
+                if u[0] == actor and u[1] == kind and u[2] == trig.id and u[3] == trig.occurrence()]
 
     def judge(self, do, actor, step, trig):
         """Return (verdict, reason, rules, notes). Raises Refuse."""
@@ -416,8 +449,11 @@ class Vector:
             for k in ("squares", "attacks", "parts"):
                 if k in step:
                     parts = step[k]
+            if "path" in step:      # one part per square, an activity's cost included
+                parts = len(step["path"])
             owner = actor   # an event with an actor is owned by it (T-EVENT)
-            f = Frame(fid, do, owner, parts, step.get("triggers"))
+            f = Frame(fid, do, owner, parts, step.get("triggers"),
+                      is_move="squares" in step or "path" in step)
             st.frames[fid] = f
             st.stack.append(f)
             if do == "action":
@@ -427,7 +463,7 @@ class Vector:
             elif do == "reaction":
                 st.budgets[actor]["reactions"] = max(0, st.budgets[actor]["reactions"] - 1)
             if do in ANSWERS:
-                st.uses.append((actor, do, trig.id, trig.cur, step.get("on", "")))
+                st.uses.append((actor, do, trig.id, trig.occurrence(), step.get("on", "")))
         elif do == "resolve":
             f = self.top_unresolved()
             f.cur_resolved = True
@@ -454,7 +490,7 @@ class Vector:
         try:
             do, actor, fid, trig = self.read(n, step)
         except ReadError as e:
-            return {"verdict": "error", "message": str(e)}
+            return {"verdict": "error", "error": e.code, "message": str(e)}
         saved = copy.deepcopy(self.st)
         # re-find the trigger in the copy kept as the live state
         self.settle(do, actor, trig)
@@ -474,9 +510,21 @@ class Vector:
         return out
 
 
+DOC_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "comment",
+              "tags", "rules", "options", "combatants", "initiative", "steps"}
+
+
 def validate_vector(vec):
+    """FORMAT.md, Errors and verdicts: a document that cannot be read is
+    refused whole, before any step. None when it can be read."""
     if not isinstance(vec, dict):
         return "vector is not an object"
+    unknown = [k for k in vec if k not in DOC_FIELDS]
+    if unknown:
+        return "unknown top-level field %r" % unknown[0]
+    fmt = vec.get("format")
+    if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt != 1:
+        return "format must be the integer 1"
     if vec.get("ruleset") != "pf2e":
         return "ruleset not supported"
     cs = vec.get("combatants")
@@ -495,10 +543,18 @@ def validate_vector(vec):
         for k, lo, hi in (("actions", 0, 100), ("reactions", 0, 100), ("reach", 1, 20)):
             if k in c and (not isinstance(c[k], int) or isinstance(c[k], bool) or not lo <= c[k] <= hi):
                 return "bad %s" % k
+    at = [tuple(c["at"]) for c in cs if isinstance(c.get("at"), list)]
+    if at and len(at) != len(cs):
+        return "positions are all or none"
+    if len(set(at)) != len(at):
+        return "two combatants on one square"
+    if not at and any("reach" in c for c in cs):
+        return "reach without positions"
     ini = vec.get("initiative")
     if ini is not None:
-        if not isinstance(ini, list) or len(set(ini)) != len(ini) or any(i not in ids for i in ini) or not ini:
-            return "bad initiative"
+        if not isinstance(ini, list) or not all(isinstance(i, str) for i in ini) \
+                or sorted(ini) != sorted(ids):
+            return "initiative must list every combatant exactly once"
     opts = vec.get("options") or {}
     if not isinstance(opts, dict):
         return "bad options"

@@ -35,7 +35,7 @@ def declared_provokes(enc, st) -> tuple:
         return ()
     here = enc.fighters[st.actor].at
     provoked = []
-    if st.path and not st.shift:
+    if st.path and not st.shift and not st.forced:
         for sq in (here, *st.path[:-1]):
             provoked += _enemies_next_to(enc, st.actor, sq)
     if st.attack in PROVOKING_ATTACKS:       # a shift does not stop the attack provoking
@@ -51,7 +51,7 @@ def provoked_now(enc, actor, frame) -> bool:
     mover, me = enc.fighters[frame.owner], enc.fighters[actor]
     if mover.side == me.side:
         return False
-    moving = bool(frame.path) and not frame.shift
+    moving = bool(frame.path) and not frame.shift and not frame.forced
     return (moving or frame.attack in PROVOKING_ATTACKS) and adjacent(mover.at, me.at)
 
 
@@ -62,6 +62,9 @@ def why_provoked(enc, actor, frame) -> str:
     mover, me = enc.fighters[frame.owner], enc.fighters[actor]
     where = f"{mover.id} at {show(mover.at)}, {me.id} at {show(me.at)}"
     attacks = frame.attack in PROVOKING_ATTACKS
+    if frame.path and frame.forced:
+        moved = "teleportation" if frame.forced == "teleport" else f"a {frame.forced}"
+        return f"{moved} is no movement of {mover.id}'s own and provokes nobody ({where})"
     if frame.path and frame.shift and not attacks:
         return f"a shift provokes nobody ({where})"
     if not frame.path and not attacks:

@@ -122,7 +122,7 @@ def _grid_problem(enc, data, verdict):
     trigger = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
     if kind == "opportunity" and trigger is not None and trigger.owner is not None:
         mover, me = enc.fighters[trigger.owner].at, enc.fighters[actor].at
-        provokes = (bool(trigger.path) and not trigger.shift) \
+        provokes = (bool(trigger.path) and not trigger.shift and not trigger.forced) \
             or trigger.attack in ("ranged", "area")
         if not (provokes and _apart(mover, me) == 1):
             return ("unprovoked-opportunity", f"{actor} took an opportunity action against "
