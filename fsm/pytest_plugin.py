@@ -12,7 +12,8 @@ or a callable returning one) declares
 the rulesets, options and facts supported, as in the protocol's handshake;
 without it, every ruleset and option is assumed supported and every fact
 but ``state`` and ``stack`` (the reference machine's own phase and frame
-list) is checked. Each vector becomes one test item,
+list) is checked, while rule ids and notes are compared only when the hello
+says it reports them (``"reports": ["rules", "notes"]``). Each vector becomes one test item,
 ``fsm-conformance::<vector id>``; unsupported vectors are skipped.
 """
 
@@ -69,7 +70,8 @@ class ConformanceItem(pytest.Item):
         if why:
             pytest.skip(why)
         result = self.run_vector(public_vector(self.doc))
-        problems = judge(self.doc, result, self.hello.get("facts") or ())
+        problems = judge(self.doc, result, self.hello.get("facts") or (),
+                         reports=self.hello.get("reports") or ())
         if problems:
             raise ConformanceFailure(problems)
 
@@ -96,7 +98,7 @@ def pytest_collection_modifyitems(session, config, items):
 
     run, hello = _load_adapter(spec)
     if hello is None:
-        hello = dict(reference_hello(), facts=list(ENGINE_FACTS))
+        hello = dict(reference_hello(), facts=list(ENGINE_FACTS), reports=[])
     try:
         vectors = collect(config.getoption("fsm_vectors"))
     except InputError as exc:

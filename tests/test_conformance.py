@@ -64,7 +64,8 @@ def test_the_report_gives_each_rules_status(tmp_path, capsys):
     assert doc["rules"]["4E-INTERRUPT"]["status"] == "fails"
     assert doc["rules"]["4E-INTERRUPT"]["failed"] == [target]
     assert doc["rules"]["PF2-THREE-ACTIONS"]["status"] == "conforms"
-    assert doc["headline"].startswith("conforms to the fsm suite, format 1: rules ")
+    assert doc["headline"].startswith("fails the fsm suite, format 1: 1 vector(s), 1 rule(s): "
+                                      "4E-INTERRUPT;")
     assert _last_line(err) == "3 passed, 1 failed, 0 skipped"
     page = report.read_text(encoding="utf-8")
     assert "<title>Conformance of" in page and target in page
@@ -291,3 +292,63 @@ def test_serve_starts_without_what_only_other_commands_use():
             "'yaml') if m in sys.modules), file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stderr.strip().splitlines()[-1] == "[]", proc.stderr
+
+
+_GAME = '''\
+"""An engine that reports verdicts, reasons and four facts, and no rule ids
+nor notes: the README's engine author."""
+from fsm import Encounter, StepError
+
+FACTS = ("budgets", "resolved", "lost", "disrupted")
+
+
+class Game:
+    def __init__(self, enc):
+        self.enc = enc
+
+    @classmethod
+    def from_setup(cls, vector):
+        return cls(Encounter(vector["ruleset"], vector["combatants"],
+                             vector.get("initiative"), vector.get("options")))
+
+    def play(self, step):
+        try:
+            v = self.enc.step(step)
+        except StepError as exc:
+            return {"verdict": "error", "error": exc.code, "message": str(exc)}
+        facts = self.enc.facts()
+        return {"verdict": v.verdict, "reason": v.reason,
+                "facts": {k: facts[k] for k in FACTS}}
+'''
+
+
+def test_the_readme_plugin_example_passes_for_an_engine_of_verdicts_and_reasons(tmp_path):
+    """The adapter of the README, copied from it as a user would, passes every
+    vector it runs for an engine that cites no rule ids and writes no notes:
+    what its hello does not claim is never compared."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    adapter = readme.split("# my_engine/fsm_adapter.py\n", 1)[1].split("```", 1)[0]
+    package = tmp_path / "my_engine"
+    package.mkdir()
+    (package / "__init__.py").write_text(_GAME)
+    (package / "fsm_adapter.py").write_text(adapter)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "--fsm-adapter", "my_engine.fsm_adapter:run"],
+                          cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    summary = done.stdout.strip().splitlines()[-1]
+    assert done.returncode == 0 and " failed" not in summary, done.stdout[-3000:]
+    assert int(summary.split(" passed")[0].split()[-1]) >= 80, summary
+
+
+@pytest.mark.parametrize("mode,broken", [("shared-immediate", ["4E-IMM-ONCE"]),
+                                         ("free-overlap", ["4E-ONE-AT-A-TIME"]),
+                                         ("shift-provokes", ["4E-OPP-TRIGGER", "4E-SCENE-GRID"])])
+def test_an_engine_with_one_broken_rule_is_reported_failing_that_rule_only(mode, broken,
+                                                                            capsys):
+    """The report blames the rules of the failing step's deciding check, not
+    every rule its vector covers, and never says "conforms" while a vector fails."""
+    assert main(["conformance", "--program", f"{FAKE} {mode}", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(r for r, e in doc["rules"].items() if e["status"] == "fails") == broken
+    assert doc["headline"].startswith("fails the fsm suite")

@@ -89,13 +89,26 @@ def test_an_engine_with_one_scene_bug_is_caught_and_shrunk(tmp_path):
     assert main(["check", str(path)]) == 0
 
 
-def test_the_timelines_reach_the_whole_step_language(capsys):
+def test_the_timelines_reach_the_whole_step_language():
     """A run on the reference reports what it touched: scenes, dressed steps
-    and unreadable ones included."""
-    assert main(["conformance", "--program", SERVE, "--fuzz", "150", "--seed", "2"]) == 0
-    out = capsys.readouterr().out
-    touched = out.strip().splitlines()[-1]
+    and unreadable ones included (as a command: the timelines of a seed are
+    those of the command, whatever this process has loaded)."""
+    proc = subprocess.run([sys.executable, "-m", "fsm", "conformance", "--program", SERVE,
+                           "--fuzz", "150", "--seed", "2"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    touched = proc.stdout.strip().splitlines()[-1]
     assert touched.startswith("fuzz: the timelines touched")
     pairs = int(touched.split(" step kinds, ")[1].split()[0])
     errors = int(touched.split(" pairs, ")[-1].split()[0])
     assert pairs >= 60 and errors >= 2, touched
+
+
+def test_without_hypothesis_fuzz_says_which_extra_to_install():
+    """A wheel installed without the 'fuzz' extra: one line, exit 2."""
+    code = ("import sys; sys.modules['hypothesis'] = None; from fsm.cli import main; "
+            "sys.exit(main(['conformance', '--program', 'fsm serve', '--fuzz', '3']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "[fuzz]" in proc.stderr, proc.stderr

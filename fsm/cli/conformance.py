@@ -117,14 +117,19 @@ def cmd_generate(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from ..conformance.fuzz import fuzz
+    from ..conformance.fuzz import Language, fuzz
+    try:
+        import hypothesis  # noqa: F401  (only --fuzz needs it)
+    except ImportError:
+        raise InputError("--fuzz", "fuzzing needs Hypothesis, which the 'fuzz' extra "
+                                   "installs: python -m pip install "
+                                   "'fsm-triggered-actions[fuzz]'") from None
     if not args.program:
         raise InputError("--fuzz", "fuzzing compares an engine with the reference: give "
                                    "--program CMD")
     if args.fuzz < 1:
         raise InputError("--fuzz", f"the number of timelines must be at least 1, not {args.fuzz}")
     try:
-        from ..conformance.fuzz import Language
         language = Language()
         found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout,
                            language=language)

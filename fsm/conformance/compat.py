@@ -2,8 +2,11 @@
 conforms to, vector by vector and rule by rule.
 
 A rule **conforms** when every vector that covers it (its ``rules`` list)
-passed, **fails** when one failed, and is **untested** when all of them were
-skipped (the engine does not take their ruleset or options). The report is
+passed, **fails** when a vector failed at a step whose verdict the reference
+grounds in it (the rule ids that step cites, PRECEDENCE.md), and is
+**untested** when all of its vectors were skipped (the engine does not take
+their ruleset or options). A failed vector counts against the rules of its
+first failing step only, never against every rule it covers. The report is
 JSON for machines (``fsm conformance --json``) and Markdown or HTML for
 people (``--report FILE``), so that an engine can publish "conforms to the
 fsm suite, format 1: rules X of Y".
@@ -12,20 +15,78 @@ fsm suite, format 1: rules X of Y".
 from __future__ import annotations
 
 import html
+import re
 
 from .vectors import FAIL, FORMAT, PASS, SKIP, summary
 
 CONFORMS, FAILS, UNTESTED = "conforms", "fails", "untested"
 
 
+def failing_step(outcome) -> int | None:
+    """The number of the first step the engine got wrong, when it says."""
+    for detail in outcome.details or ():
+        head = detail.split(":", 1)[0]
+        if head.startswith("step ") and head[5:].isdigit():
+            return int(head[5:])
+    return None
+
+
+_GOT = re.compile(r"got (?:rejected|gm) \(([a-z0-9-]+)\)")
+
+
+def blamed(outcome, doc) -> tuple:
+    """The rule ids a failed vector counts against, from its first failing
+    step: where the reference refuses the step (or leaves it to the GM), the
+    ids of the check that decided it; where the reference allows it and the
+    engine refused it, the ids of the engine's check (found by its reason).
+    None when the step expects an error, or the failure is no step's (a
+    crash, a hang): the vector still fails."""
+    n = failing_step(outcome)
+    if n is None or not doc or n > len(doc.get("steps") or ()):
+        return ()
+    from ..errors import FsmError
+    from ..scenario import build
+    try:
+        enc = build(doc, outcome.path)
+        for data in doc["steps"][:n - 1]:
+            enc.step({k: v for k, v in data.items() if k != "expect"})
+        data = doc["steps"][n - 1]
+        verdict = enc.step({k: v for k, v in data.items() if k != "expect"})
+    except FsmError:
+        return ()
+    if verdict.verdict != "allowed":
+        return tuple(verdict.rules)
+    reasons = {m.group(1) for d in outcome.details or () if d.startswith(f"step {n}:")
+               for m in _GOT.finditer(d)}
+    table = enc.ruleset.table
+    out: dict = {}
+    for row in (*table.rows, *table.refusals):
+        if row.step == data.get("do"):
+            for fn, rules in row.guards:
+                info = getattr(fn, "info", None)
+                if info is not None and reasons & {info.reason, info.gm_reason}:
+                    out.update(dict.fromkeys(rules))
+    return tuple(out)
+
+
 def by_rule(outcomes, docs) -> dict:
     """rule id -> {passed: [...], failed: [...], skipped: [...]} (vector ids)."""
-    rules_of = {path: doc.get("rules") or () for path, doc in docs}
+    doc_of = dict(docs)
     out: dict = {}
+
+    def add(rid, status, vid):
+        entry = out.setdefault(rid, {PASS: [], FAIL: [], SKIP: []})
+        if vid not in entry[status]:
+            entry[status].append(vid)
+
     for o in outcomes:
-        for rid in rules_of.get(o.path, ()):
-            entry = out.setdefault(rid, {PASS: [], FAIL: [], SKIP: []})
-            entry[o.status].append(o.id)
+        doc = doc_of.get(o.path) or {}
+        if o.status == FAIL:
+            for rid in blamed(o, doc):
+                add(rid, FAIL, o.id)
+            continue
+        for rid in doc.get("rules") or ():
+            add(rid, o.status, o.id)
     return dict(sorted(out.items()))
 
 
@@ -38,8 +99,15 @@ def status(entry: dict) -> str:
 
 
 def headline(outcomes, docs) -> str:
+    """One line: "conforms ..." only when no vector failed."""
     rules = by_rule(outcomes, docs)
     ok = sum(1 for e in rules.values() if status(e) == CONFORMS)
+    failed = sum(1 for o in outcomes if o.status == FAIL)
+    if failed:
+        broken = [rid for rid, e in rules.items() if status(e) == FAILS]
+        return (f"fails the fsm suite, format {FORMAT}: {failed} vector(s), "
+                f"{len(broken)} rule(s)" + (f": {', '.join(broken)}" if broken else "")
+                + f"; vectors {summary(outcomes)}")
     return (f"conforms to the fsm suite, format {FORMAT}: rules {ok} of {len(rules)}; "
             f"vectors {summary(outcomes)}")
 

@@ -214,7 +214,8 @@ def run_program(vectors, command: str, timeout: float = 10.0) -> list[Outcome]:
             out.append(Outcome(doc["id"], path, FAIL, str(exc), time.perf_counter() - start))
             alive = False
             continue
-        problems = judge(doc, result, hello.get("facts") or ())
+        problems = judge(doc, result, hello.get("facts") or (),
+                         reports=hello.get("reports") or ())
         if problems and problems[0].startswith("answered for vector"):
             alive = False  # out of step with the engine: start afresh
         if problems and problems[0] == "the answer is not a result object":

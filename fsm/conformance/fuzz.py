@@ -90,8 +90,9 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
     elif roll == 4 and makes_frame and "path" not in out and "cost" not in out \
             and not any(k in out for k in ("squares", "attacks", "parts")):
         out[pick.choice(("parts", "attacks"))] = pick.randint(1, 3)
-    elif roll == 5 and kind == "ready":
-        out["readies"] = pick.choice(("move", "minor", "standard"))
+    elif roll == 5 and rs.spec_of.get(kind) is not None and rs.spec_of[kind].text_fields:
+        # a free-text field (what a 4e ready readies): one of the turn's actions
+        out[rs.spec_of[kind].text_fields[0]] = pick.choice(sorted(rs.turn_actions))
     elif roll == 6 and makes_frame and enc.scene and kind != "event":
         out["attack"] = pick.choice(ATTACKS)
         out["targets"] = [pick.choice([i for i in ids if i != out.get("actor")] or ids)]
@@ -211,7 +212,9 @@ class _Probe:
         except EngineError as exc:
             self.alive = False
             return [str(exc)]
-        problems = judge(doc, result, self.engine.hello.get("facts") or ())
+        hello = self.engine.hello
+        problems = judge(doc, result, hello.get("facts") or (),
+                         reports=hello.get("reports") or ())
         if problems and problems[0].startswith(("answered for vector", "the answer is not")):
             self.alive = False
         return problems

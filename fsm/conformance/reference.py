@@ -11,8 +11,8 @@ from ..errors import InputError, StepError, TableGap
 from ..io import jsonsafe
 from ..rulesets import RULESETS
 from ..scenario import build
-from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, Outcome,
-                      judge, public_vector)
+from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, REPORTS,
+                      Outcome, judge, public_vector)
 
 # -- the reference engine ----------------------------------------------------------
 
@@ -20,6 +20,7 @@ def reference_hello() -> dict:
     return {
         "type": "hello", "protocol": PROTOCOL, "format": FORMAT,
         "engine": "fsm reference", "facts": list(REFERENCE_FACTS),
+        "reports": list(REPORTS),
         "features": list(FEATURES),
         "rulesets": {
             name: {"options": {o.name: (list(o.choices) if o.choices else "integer-or-null")
@@ -68,7 +69,8 @@ def run_in_process(vectors, ruleset=None) -> list[Outcome]:
             out.append(Outcome(doc.get("id", path), path, FAIL,
                                f"the engine raised {type(exc).__name__}: {exc}"))
             continue
-        problems = judge(doc, result, hello["facts"], validate=False)
+        problems = judge(doc, result, hello["facts"], validate=False,
+                         reports=hello["reports"])
         out.append(Outcome(doc["id"], path, FAIL if problems else PASS,
                            problems[0] if problems else "", time.perf_counter() - start,
                            problems))

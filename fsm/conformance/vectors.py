@@ -91,8 +91,16 @@ class _Seen:
         self.notes = tuple(step.get("notes") or ())
 
 
-def judge(doc: dict, result: dict, facts_supported, validate: bool = True) -> list[str]:
+# What an engine may say it reports beyond verdicts and reasons (its hello's
+# "reports"); a vector's expectations on them are compared only when it does
+REPORTS = ("rules", "notes")
+
+
+def judge(doc: dict, result: dict, facts_supported, validate: bool = True,
+          reports=()) -> list[str]:
     """Every way ``result`` misses the vector's expectations (empty: passed).
+    Facts are compared only where ``facts_supported`` lists them, rule ids
+    and notes only where ``reports`` does (spec/PROTOCOL.md, the handshake).
     An engine's answer is first checked against spec/result.schema.json
     (``validate=False`` only for the reference's own, in-process answers)."""
     if not isinstance(result, dict) or result.get("type") != "result":
@@ -130,7 +138,7 @@ def judge(doc: dict, result: dict, facts_supported, validate: bool = True) -> li
                             f"{got.get('message', '')}")
             continue
         wanted = {k: v for k, v in expect.items()
-                  if k in ("verdict", "reason", "rules", "notes") or k in facts_supported}
+                  if k in ("verdict", "reason") or k in reports or k in facts_supported}
         facts = got.get("facts") or {}
         missing = [k for k in wanted if k in REFERENCE_FACTS and k not in facts]
         if missing:
