@@ -34,6 +34,17 @@ from ..rulesets import RULESETS
 # for everyone), one round, two frames above the turn, one answering
 # combatant at a time; default options.
 BOUNDS = {name: dict(combatants=3, rounds=1, depth=2, responders=1) for name in RULESETS}
+# And on a grid (``fsm explore --grid``: a scene, moves with paths, shifts,
+# attacks), for the rulesets that have a grid mode, within smaller bounds: two
+# combatants, one frame above the turn.
+GRID_BOUNDS = {name: dict(combatants=2, rounds=1, depth=1, responders=1, grid=True)
+               for name, rs in RULESETS.items() if rs.explore.grid_moves is not None}
+
+
+def variants() -> list[tuple[str, str, dict]]:
+    """(ruleset, name in COVERAGE.json, bounds) of every walk the suite comes from."""
+    return [*((r, r, b) for r, b in BOUNDS.items()),
+            *((r, f"{r}-grid", b) for r, b in GRID_BOUNDS.items())]
 
 
 class WitnessObserver(AuditObserver):
@@ -111,10 +122,10 @@ def _walk(cfg: Config) -> dict:
     return walk.witnesses()
 
 
-def witnesses(ruleset: str, jobs: int = 1) -> dict:
+def witnesses(ruleset: str, jobs: int = 1, bounds: dict | None = None) -> dict:
     """key -> the shortest timeline (as moves) reaching it, over every run of
     the bounds (one per answering combatant)."""
-    cfg = Config(ruleset, **BOUNDS[ruleset])
+    cfg = Config(ruleset, **(bounds or BOUNDS[ruleset]))
     runs = [replace(cfg, answerers=team) for team in answerer_sets(cfg)]
     if jobs > 1 and len(runs) > 1:
         import multiprocessing
@@ -139,8 +150,12 @@ class Replayed:
     keys: list
 
 
-def _replay(ruleset, moves, reached_keys) -> Replayed:
-    enc = Encounter(ruleset, combatants_for(Config(ruleset, **BOUNDS[ruleset])))
+def _combatants(ruleset, bounds=None) -> list:
+    return combatants_for(Config(ruleset, **(bounds or BOUNDS[ruleset])))
+
+
+def _replay(ruleset, moves, reached_keys, bounds=None) -> Replayed:
+    enc = Encounter(ruleset, _combatants(ruleset, bounds))
     steps, rules = [], set()
     for move in moves:
         data = move.render(enc)
@@ -153,14 +168,13 @@ def _replay(ruleset, moves, reached_keys) -> Replayed:
     return Replayed(steps, rules, reached_keys)
 
 
-def compose(ruleset: str, found: dict) -> list[dict]:
+def compose(ruleset: str, found: dict, bounds: dict | None = None) -> list[dict]:
     """Vectors that together reach every key of ``found``."""
-    enc = Encounter(ruleset, combatants_for(Config(ruleset, **BOUNDS[ruleset])))
     probes: dict = {}       # prefix -> {move: keys}
     ends: dict = {}         # changing timelines -> keys
     for key, moves in sorted(found.items(), key=lambda kv: (len(kv[1]), repr(kv))):
         prefix, move = moves[:-1], moves[-1]
-        if _changes(enc, ruleset, moves):
+        if _changes(ruleset, moves, bounds):
             ends.setdefault(moves, []).append(key)
         else:
             probes.setdefault(prefix, {}).setdefault(move, []).append(key)
@@ -184,14 +198,14 @@ def compose(ruleset: str, found: dict) -> list[dict]:
                 keys.extend(ends[node])
             if i < len(leaf):
                 moves.append(leaf[i])
-        rep = _replay(ruleset, moves, keys)
-        vectors.append(_vector(ruleset, rep))
+        rep = _replay(ruleset, moves, keys, bounds)
+        vectors.append(_vector(ruleset, rep, bounds))
     return vectors
 
 
-def _changes(enc_template, ruleset, moves) -> bool:
+def _changes(ruleset, moves, bounds=None) -> bool:
     """Whether the last move of ``moves`` changes the encounter."""
-    enc = Encounter(ruleset, combatants_for(Config(ruleset, **BOUNDS[ruleset])))
+    enc = Encounter(ruleset, _combatants(ruleset, bounds))
     for move in moves[:-1]:
         enc.step(move.render(enc))
     before = enc.fingerprint()
@@ -210,16 +224,19 @@ def _describe(key) -> str:
     return f"{step} ({where}): {first} before {second}"
 
 
-def _vector(ruleset: str, rep: Replayed) -> dict:
+def _vector(ruleset: str, rep: Replayed, bounds=None) -> dict:
     digest = hashlib.sha256(json.dumps(rep.steps, sort_keys=True).encode()).hexdigest()
     reaches = sorted({_describe(k) for k in rep.keys})
+    grid = "grid-" if bounds and bounds.get("grid") else ""
+    where = " on a grid" if grid else ""
     return {
         "format": 1,
-        "id": f"gen-{ruleset}-{digest[:10]}",
+        "id": f"gen-{ruleset}-{grid}{digest[:10]}",
         "ruleset": ruleset,
-        "description": "Generated from the reachable graph; reaches: " + "; ".join(reaches),
+        "description": f"Generated from the reachable graph{where}; reaches: "
+                       + "; ".join(reaches),
         "rules": sorted(rep.rules),
-        "combatants": combatants_for(Config(ruleset, **BOUNDS[ruleset])),
+        "combatants": _combatants(ruleset, bounds),
         "steps": rep.steps,
     }
 
@@ -230,13 +247,13 @@ def key_json(key) -> list:
 
 def generate(jobs: int = 1) -> tuple[list[dict], dict]:
     """Every generated vector, and the coverage manifest."""
-    vectors, coverage = [], {"bounds": BOUNDS, "rulesets": {}}
-    for ruleset in RULESETS:
-        found = witnesses(ruleset, jobs)
-        made = compose(ruleset, found)
+    vectors, coverage = [], {"bounds": BOUNDS, "grid_bounds": GRID_BOUNDS, "rulesets": {}}
+    for ruleset, name, bounds in variants():
+        found = witnesses(ruleset, jobs, bounds)
+        made = compose(ruleset, found, bounds)
         vectors.extend(made)
         keys = sorted(found, key=repr)
-        coverage["rulesets"][ruleset] = {
+        coverage["rulesets"][name] = {
             "decisions": [key_json(k) for k in keys if k[0] == "decide"],
             "machine": [key_json(k) for k in keys if k[0] == "machine"],
             "precedence": [key_json(k) for k in keys if k[0] == "precedence"],
@@ -300,7 +317,8 @@ def stale(root, files: dict) -> list[str]:
 def summary_lines(coverage: dict) -> list[str]:
     out = []
     for ruleset, c in coverage["rulesets"].items():
-        b = coverage["bounds"][ruleset]
+        grid = ruleset.endswith("-grid")
+        b = coverage["grid_bounds" if grid else "bounds"][ruleset.removesuffix("-grid")]
         out.append(f"{ruleset}: every reachable decision of {b['combatants']} combatants x "
                    f"{b['rounds']} round(s): {len(c['decisions'])} decisions, "
                    f"{len(c['machine'])} machine rows, {len(c['precedence'])} precedences, "

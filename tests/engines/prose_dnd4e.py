@@ -9,10 +9,12 @@ fuzzes it against the reference. When the reference's behaviour changes, the
 prose changes first and this engine follows the prose.
 
 Speaks the JSON-lines protocol of spec/PROTOCOL.md on stdin/stdout; ruleset
-dnd4e only, no scene. Standard library only.
+dnd4e only, with the scene (FORMAT.md, The scene; TIMING.md, T-SCENE).
+Standard library only.
 """
 import copy
 import json
+import re
 import sys
 
 ENGINE = "prose-dnd4e 0.1"
@@ -26,9 +28,14 @@ NO_FRAME = STACK_MOVES | {"end-turn"}
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "attack", "targets")
 
-STEP_FIELDS = {"actor", "attack", "attacks", "comment", "do", "expect", "id", "name", "on",
-               "parts", "path", "provokes", "readies", "ruling", "shift", "squares",
+STEP_FIELDS = {"actor", "attack", "attacks", "comment", "do", "expect", "forced", "id", "name",
+               "on", "parts", "path", "provokes", "readies", "ruling", "shift", "squares",
                "targets", "to", "triggers"}
+# T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
+NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
+MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
+ATTACKS = ("melee", "ranged", "area", "close")
+FORCED = ("push", "pull", "slide", "teleport")
 
 OPTION_DEFAULTS = {
     "free_actions_per_turn": None,
@@ -234,6 +241,9 @@ TABLE = {
 # ---------------------------------------------------------------- state
 
 
+# ---------------------------------------------------------------- state
+
+
 class StepError(Exception):
     def __init__(self, code, message):
         super().__init__(message)
@@ -261,6 +271,13 @@ class Frame:
         self.interrupting = False   # interrupt, opportunity, readied-as-interrupt
         self.interrupted_part = None
         self.readies = None
+        # the scene (FORMAT.md, The scene)
+        self.path = None            # the squares entered, one per part
+        self.start = None           # where the owner stood when the step was declared
+        self.shift = False
+        self.forced = None
+        self.attack = None
+        self.targets = []
 
 
 class State:
@@ -276,6 +293,11 @@ class State:
         self.budgets = {cid: {"standard": 1, "move": 1, "minor": 1, "immediate": 1,
                               "opportunity": 1, "free_used": 0, "readied": None}
                         for cid in self.sides}
+        self.positions = None       # {combatant: (x, y)} when the encounter has a scene
+        self.reach = {}
+        if all("at" in c for c in combatants):
+            self.positions = {c["id"]: tuple(c["at"]) for c in combatants}
+            self.reach = {c["id"]: c.get("reach", 1) for c in combatants}
         self.round = 1
         self.turn = 1
         self.active = self.initiative[0] if self.initiative else None
@@ -295,6 +317,11 @@ class State:
 
     def turn_ended(self):
         return any(f.moment == "turn-end" for f in self.stack)
+
+    def next_start_id(self):
+        """The next turn's turn-start moment, which an answer may name once
+        the turn has ended (T-NEXT-TURN)."""
+        return "turn-start@%d" % (self.turn + 1)
 
     def phase(self):
         if not self.stack:
@@ -360,7 +387,8 @@ class State:
                 g.kept = False
 
     def settle(self, kind, actor, trigger_id):
-        cut_in = self.options["reaction_window"] == "interrupts-next"
+        """T-SETTLE 3: T-CUT-IN, T-LEAVE or T-TURN-START, T-NEXT-TURN, until
+        none applies."""
         while self.stack:
             top = self.stack[-1]
             if top.moment == "turn-start":
@@ -369,27 +397,33 @@ class State:
                     continue
                 break
             if top.moment == "turn-end":
-                if kind not in ANSWERS:
+                if kind not in ANSWERS or trigger_id == self.next_start_id():
                     self.next_turn()
                     continue
                 break
-            if not top.finished:
+            if not top.finished or not self.leaves(top, kind, actor, trigger_id):
                 break
-            untrig = kind in UNTRIGGERED or kind == "end-turn"
-            leave = (kind in STACK_MOVES
-                     or (kind in ANSWERS and trigger_id != top.id)
-                     or (untrig and actor is not None and actor == top.owner)
-                     or (untrig and actor is not None and actor == self.active)
-                     or (kind not in ANSWERS and self.turn_ended()))
-            if not leave:
-                break
-            keep = (cut_in and not top.lost and top.kind != "event" and top.win
-                    and untrig and actor is not None and actor == top.owner)
-            self.pop(keep=keep)
+            self.pop(keep=self.kept_by_cut_in(top, kind, actor))
+
+    def leaves(self, top, kind, actor, trigger_id):
+        """T-LEAVE: does the finished frame on top leave before this step?"""
+        untrig = kind in UNTRIGGERED or kind == "end-turn"
+        return (kind in STACK_MOVES
+                or (kind in ANSWERS and trigger_id != top.id)
+                or (untrig and actor is not None and actor == top.owner)
+                or (untrig and actor is not None and actor == self.active)
+                or (kind not in ANSWERS and self.turn_ended()))
+
+    def kept_by_cut_in(self, top, kind, actor):
+        """T-CUT-IN (4e, reaction_window: interrupts-next)."""
+        untrig = kind in UNTRIGGERED or kind == "end-turn"
+        return (self.options["reaction_window"] == "interrupts-next" and not top.lost
+                and top.kind != "event" and top.win and untrig
+                and actor is not None and actor == top.owner)
 
     # -- facts
     def facts(self):
-        return {
+        out = {
             "state": self.phase(),
             "round": self.round,
             "active": self.active,
@@ -399,9 +433,98 @@ class State:
             "lost": list(self.lost),
             "stack": [f.id for f in self.stack if not f.moment],
         }
+        if self.positions is not None:
+            out["positions"] = {c: list(q) for c, q in self.positions.items()}
+        return out
+
+
+# ---------------------------------------------------------------- the grid
+# ASM-SCENE-GRID: the eight squares around a square are next to it; distance
+# and reach count a diagonal step as one.
+
+
+def distance(a, b):
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def next_to(a, b):
+    return distance(a, b) == 1
+
+
+def enemies(st, who):
+    return [c for c in st.sides if st.sides[c] != st.sides[who]]
+
+
+def move_provokes(path, shift, forced):
+    """A path's movement provokes unless it is a shift or forced (ASM-FORCED-MOVE);
+    a step without a path moves nobody."""
+    return bool(path) and not shift and not forced
+
+
+def provokes_now(st, f, c):
+    """T-SCENE: does frame f, its part pending, provoke combatant c as they
+    stand now? Its owner stands on the square it is leaving."""
+    if f.moment or f.owner is None or c not in enemies(st, f.owner):
+        return False
+    near = next_to(st.positions[f.owner], st.positions[c])
+    by_attack = f.attack in ("ranged", "area")
+    return near and (by_attack or move_provokes(f.path, f.shift, f.forced))
+
+
+def declared_provokes(st, actor, step):
+    """T-SCENE: whom a step provokes, read off the positions when it is
+    declared (its first part pending, the actor on its square)."""
+    f = Frame(None, step["do"], actor)
+    f.path = step.get("path")
+    f.shift = step.get("shift") is True
+    f.forced = step.get("forced")
+    f.attack = step.get("attack")
+    return {c for c in st.sides if provokes_now(st, f, c)}
+
+
+def entry_part(st, f, c):
+    """ASM-SCENE-GRID: the part whose square is the first within c's reach
+    after one outside it; None when the path never enters it."""
+    if not f.path:
+        return None
+    here, r = st.positions[c], st.reach[c]
+    prev = f.start
+    for i, q in enumerate(f.path):
+        if distance(q, here) <= r < distance(prev, here):
+            return i
+        prev = q
+    return None
+
+
+def scene_loss(st, f):
+    """T-SCENE, ASM-SCENE-LOSS: interrupting frame f resolved wholly; the
+    melee attack it answered, still unresolved, is lost when none of its
+    targets is within its attacker's reach."""
+    if st.positions is None or not f.interrupting or f.trigger is None:
+        return
+    t = st.frames[f.trigger]
+    if t.moment or t.finished or t.attack != "melee" or not t.targets or t.owner is None:
+        return
+    here, r = st.positions[t.owner], st.reach[t.owner]
+    if not any(distance(here, st.positions[x]) <= r for x in t.targets):
+        mark_lost(st, t)
+
+
+def mark_lost(st, f):
+    f.lost = True
+    f.finished = True
+    f.win = True                       # keeps the window of the part in play
+    st.lost.append(f.id)
+    st.close_owner_windows(f)
 
 
 # ---------------------------------------------------------------- reading
+# T-ERRORS: the first error in this order is reported: an unknown field, `do`,
+# a frame's field on a step that makes no frame, `actor`, `id`, `to` on a step
+# that answers nothing, `on`, two part counts, a part count's value,
+# `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path` (its
+# squares, then a part count beside it), `ruling`, `name`, the free-text
+# fields (`readies`); a `to` naming no frame comes last (find_trigger).
 
 
 def _is_int(v):
@@ -412,23 +535,37 @@ def _strings(v, nonempty=False):
     return isinstance(v, list) and all(isinstance(x, str) for x in v) and (v or not nonempty)
 
 
+def _is_square(q):
+    return isinstance(q, list) and len(q) == 2 and all(
+        _is_int(c) and -10000 <= c <= 10000 for c in q)
+
+
+def err(code, msg):
+    raise StepError(code, msg)
+
+
 def read_step(st, step, n):
-    """Validate; return (kind, actor, default_id). Raises StepError.
-
-    The first error in T-ERRORS' order is reported: an unknown field, `do`,
-    a frame's field on a step that makes no frame, `actor`, `id`, `to` on a
-    step that answers nothing, `on`, the part counts, `provokes`, `triggers`,
-    `attack`, `targets`, `shift`, `path`, `cost` (here `readies`), `ruling`,
-    `name`, the free-text fields; a `to` naming no frame comes last
-    (find_trigger)."""
-    def err(code, msg):
-        raise StepError(code, msg)
-
+    """Validate; return (kind, actor, frame id, the step with its nulls read
+    as absent). Raises StepError."""
     if not isinstance(step, dict):
         err("not-an-object", "step is not an object")
     for k in step:
         if k not in STEP_FIELDS:
             err("unknown-field", "unknown field %r" % k)
+    step = {k: v for k, v in step.items() if not (v is None and k in NULL_IS_ABSENT)}
+    kind = _read_kind(step)
+    actor = _read_actor(st, step, kind)
+    fid = _read_id(st, step, n)
+    _read_answer_fields(step, kind)
+    _read_counts(step)
+    _read_lists(st, step)
+    _read_shift_forced(step, kind)
+    _read_path(st, step, actor)
+    _read_texts(step, kind)
+    return kind, actor, fid, step
+
+
+def _read_kind(step):
     if "do" not in step:
         err("missing-kind", "a step without 'do'")
     kind = step["do"]
@@ -438,82 +575,137 @@ def read_step(st, step, n):
         for k in FRAME_FIELDS:
             if k in step:
                 err("field-of-another-kind", "%r on %s, which makes no frame" % (k, kind))
-    actor = step.get("actor")
-    if "actor" in step:
-        if not isinstance(actor, str):
-            err("bad-value", "actor must be a string")
-        if actor not in st.sides:
-            err("unknown-combatant", "unknown combatant %r" % actor)
-    elif kind in NEEDS_ACTOR:
-        err("missing-actor", "%s needs an actor" % kind)
+    return kind
+
+
+def _read_actor(st, step, kind):
+    if "actor" not in step:
+        if kind in NEEDS_ACTOR:
+            err("missing-actor", "%s needs an actor" % kind)
+        return None
+    actor = step["actor"]
+    if not isinstance(actor, str):
+        err("bad-value", "actor must be a string")
+    if actor not in st.sides:
+        err("unknown-combatant", "unknown combatant %r" % actor)
+    return actor
+
+
+def _read_id(st, step, n):
     if "id" in step:
         fid = step["id"]
         if not isinstance(fid, str) or not fid or fid in ("turn-start", "turn-end"):
             err("bad-value", "bad id")
-        if fid in st.frames:
-            err("id-taken", "id %r already used" % fid)
-    else:
-        fid = "s%d" % n
-        k = 2
-        while fid in st.frames:
-            fid = "s%d#%d" % (n, k)
-            k += 1
+        if fid in st.frames or MOMENT_ID.match(fid):
+            err("id-taken", "id %r is taken" % fid)
+        return fid
+    fid = "s%d" % n
+    k = 2
+    while fid in st.frames:
+        fid = "s%d#%d" % (n, k)
+        k += 1
+    return fid
+
+
+def _read_answer_fields(step, kind):
     for k in ("to", "on"):
         if k in step:
             if kind not in ANSWERS:
                 err("field-of-another-kind", "%r on a step that answers nothing" % k)
             if not isinstance(step[k], str):
                 err("bad-value", "%s must be a string" % k)
+
+
+def _read_counts(step):
     given = [k for k in ("squares", "attacks", "parts") if k in step]
+    if len(given) > 1:
+        err("two-part-counts", "at most one of squares, attacks, parts")
     for k in given:
         if not _is_int(step[k]) or not 1 <= step[k] <= 100:
             err("bad-value", "%s out of range" % k)
-    if len(given) > 1:
-        err("two-part-counts", "at most one of squares, attacks, parts")
-    if given and "path" in step:
-        path = step["path"]
-        if given != ["squares"] or not isinstance(path, list) or step["squares"] != len(path):
-            err("two-part-counts", "beside a path, only squares equal to its length")
-    if "provokes" in step:
-        if not _strings(step["provokes"]):
-            err("bad-value", "provokes must be a list of strings")
-        for x in step["provokes"]:
-            if x not in st.sides:
-                err("unknown-combatant", "unknown combatant %r in provokes" % x)
+
+
+def _read_combatants(st, step, key, nonempty):
+    if key not in step:
+        return
+    if not _strings(step[key], nonempty):
+        err("bad-value", "%s must be a list of combatant ids" % key)
+    for x in step[key]:
+        if x not in st.sides:
+            err("unknown-combatant", "unknown combatant %r in %s" % (x, key))
+
+
+def _read_lists(st, step):
+    _read_combatants(st, step, "provokes", False)
     if "triggers" in step and not _strings(step["triggers"], nonempty=True):
         err("bad-value", "triggers must be a non-empty list of strings")
-    if "attack" in step and step["attack"] not in ("melee", "ranged", "area", "close"):
+    if "attack" in step and step["attack"] not in ATTACKS:
         err("bad-value", "bad attack")
-    if "targets" in step:
-        if not _strings(step["targets"], nonempty=True):
-            err("bad-value", "targets must be a non-empty list of strings")
-        for x in step["targets"]:
-            if x not in st.sides:
-                err("unknown-combatant", "unknown combatant %r in targets" % x)
+    _read_combatants(st, step, "targets", True)
+
+
+def _read_shift_forced(step, kind):
     if "shift" in step:
         if not isinstance(step["shift"], bool):
             err("bad-value", "shift must be a boolean")
         if "path" not in step:
             err("shift-without-path", "shift needs a path")
-    if "path" in step:
-        path = step["path"]
-        if not isinstance(path, list) or not 1 <= len(path) <= 100 or not all(
-                isinstance(q, list) and len(q) == 2 and all(_is_int(c) for c in q) for q in path):
-            err("bad-value", "path must be a list of squares")
-        err("path-without-scene", "path needs a scene")   # no scene here
+    if "forced" in step:
+        if kind != "event":
+            err("field-of-another-kind", "'forced' belongs to an event")
+        if step["forced"] not in FORCED:
+            err("bad-value", "bad forced")
+        if "path" not in step:
+            err("forced-without-path", "forced needs a path")
+
+
+def _read_path(st, step, actor):
+    if "path" not in step:
+        return
+    path = step["path"]
+    if not isinstance(path, list) or not 1 <= len(path) <= 100 or not all(
+            _is_square(q) for q in path):
+        err("bad-value", "path must be a list of squares")
+    if st.positions is None:
+        err("path-without-scene", "path needs a scene")
+    _walk(st, [tuple(q) for q in path], actor, step.get("forced") == "teleport")
+    given = [k for k in ("squares", "attacks", "parts") if k in step]
+    if given and (given != ["squares"] or step["squares"] != len(path)):
+        err("two-part-counts", "beside a path, only squares equal to its length")
+
+
+def _walk(st, squares, actor, teleport):
+    """FORMAT.md, The scene: walked by an actor, each square next to the last
+    (the first next to where it stands), not ending on another combatant; a
+    teleport's path is the one square arrived at."""
+    if actor is None:
+        err("bad-path", "a path needs an actor to walk it")
+    if teleport:
+        if len(squares) != 1:
+            err("bad-path", "a teleport's path is one square")
+    else:
+        prev = st.positions[actor]
+        for q in squares:
+            if not next_to(prev, q):
+                err("bad-path", "square %r is not next to %r" % (list(q), list(prev)))
+            prev = q
+    for c, q in st.positions.items():
+        if c != actor and q == squares[-1]:
+            err("bad-path", "the path ends on %s's square" % c)
+
+
+def _read_texts(step, kind):
+    if "ruling" in step and step["ruling"] not in ("allow", "deny"):
+        err("bad-value", "bad ruling")
+    if "name" in step and not isinstance(step["name"], str):
+        err("bad-value", "name must be a string")
     if "readies" in step:
         if kind != "ready":
             err("field-of-another-kind", "'readies' belongs to a ready step")
         if not isinstance(step["readies"], str):
             err("bad-value", "readies must be a string")
-    if "ruling" in step and step["ruling"] not in ("allow", "deny"):
-        err("bad-value", "bad ruling")
-    for k in ("name", "comment"):
-        if k in step and not isinstance(step[k], str):
-            err("bad-value", "%s must be a string" % k)
-    if "expect" in step and not isinstance(step["expect"], dict):
-        err("bad-value", "expect must be an object")
-    return kind, actor, fid
+    if "comment" in step and not isinstance(step["comment"], str):
+        err("bad-value", "comment must be a string")
 
 
 # ---------------------------------------------------------------- judging
@@ -524,80 +716,124 @@ class Ctx:
 
 
 def run_check(name, st, cx):
-    f = cx.trigger
-    o = st.options
-    if name == "own_turn":
-        return cx.actor == st.active
-    if name == "no_action_pending":
-        return not any(not g.finished for g in st.stack)
-    if name == "standard_slot":
-        return st.budgets[cx.actor]["standard"] > 0
-    if name == "move_slot":
-        b = st.budgets[cx.actor]
-        return b["move"] > 0 or b["standard"] > 0
-    if name == "minor_slot":
-        b = st.budgets[cx.actor]
-        return b["minor"] > 0 or b["move"] > 0 or b["standard"] > 0
-    if name in ("provocation_fits_scene", "reach_entered"):
-        return True  # no scene
-    if name == "no_own_action_pending":
-        return not any((not g.finished) and g.owner == cx.actor for g in st.stack)
-    if name == "free_within_limit":
-        lim = o["free_actions_per_turn"]
-        return lim is None or st.budgets[cx.actor]["free_used"] < lim
-    if name == "has_trigger":
-        return f is not None
-    if name == "trigger_still_open":
-        return trigger_open(f)
-    if name == "nothing_unresolved_above":
-        if not f.on_stack or f not in st.stack:
-            return True
-        i = st.stack.index(f)
-        return not any(not g.finished for g in st.stack[i + 1:])
-    if name in ("opportunity_not_own_turn", "immediate_not_own_turn"):
-        return cx.actor != st.active
-    if name == "trigger_pending":
-        return trigger_pending(f)
-    if name == "triggered_by_enemy":
-        return f.owner is not None and st.sides.get(f.owner) != st.sides[cx.actor]
-    if name == "provoked":
-        return cx.actor in f.provokes
-    if name == "opportunity_unused":
-        if st.budgets[cx.actor]["opportunity"] > 0:
-            return True
-        if o["opportunity_limit_turns"] == "enemy" and st.sides.get(st.active) == st.sides[cx.actor]:
-            return True
-        return False
-    if name == "trigger_resolved":
-        return trigger_resolved(f)
-    if name == "moved_one_square":
-        return moved_one_square(f)
-    if name == "movement_in_progress":
-        if cx.step.get("on") != "enters-reach":
-            return True
-        return f.moment is None and f.is_move and not f.finished
-    if name == "trigger_took_effect":
-        return not f.lost
-    if name == "immediate_unused":
-        return st.budgets[cx.actor]["immediate"] > 0
-    if name == "has_readied":
-        return st.budgets[cx.actor]["readied"] is not None
-    if name == "readied_timing":
-        if o["readied_as"] == "interrupt":
-            return trigger_pending(f)
-        return trigger_resolved(f) and moved_one_square(f)
-    top = cx.top
-    if name == "something_pending":
-        return top is not None
-    if name == "actor_on_top":
-        return cx.actor is None or cx.actor == top.owner
-    if name == "part_pending":
-        return top.cur_pending
-    if name == "part_resolved":
-        return not top.cur_pending
-    if name == "interrupted":
-        return top.cur_pending and top.interrupted_part == top.cur
+    if name in ACTION_CHECKS:
+        return ACTION_CHECKS[name](st, cx)
+    if name in TRIGGER_CHECKS:
+        return TRIGGER_CHECKS[name](st, cx, cx.trigger)
+    if name in STACK_CHECKS:
+        return STACK_CHECKS[name](cx.top)
     raise RuntimeError("unknown check " + name)
+
+
+def _free_within_limit(st, cx):
+    lim = st.options["free_actions_per_turn"]
+    return lim is None or st.budgets[cx.actor]["free_used"] < lim
+
+
+def _minor_slot(st, cx):
+    b = st.budgets[cx.actor]
+    return b["minor"] > 0 or b["move"] > 0 or b["standard"] > 0
+
+
+def _provocation_fits_scene(st, cx):
+    """ASM-SCENE-STATED: a stated `provokes` equals what the positions show."""
+    if st.positions is None or "provokes" not in cx.step:
+        return True
+    return set(cx.step["provokes"]) == declared_provokes(st, cx.actor, cx.step)
+
+
+ACTION_CHECKS = {
+    "own_turn": lambda st, cx: cx.actor == st.active,
+    "no_action_pending": lambda st, cx: not any(not g.finished for g in st.stack),
+    "standard_slot": lambda st, cx: st.budgets[cx.actor]["standard"] > 0,
+    "move_slot": lambda st, cx: (st.budgets[cx.actor]["move"] > 0
+                                 or st.budgets[cx.actor]["standard"] > 0),
+    "minor_slot": _minor_slot,
+    "provocation_fits_scene": _provocation_fits_scene,
+    "no_own_action_pending": lambda st, cx: not any(
+        (not g.finished) and g.owner == cx.actor for g in st.stack),
+    "free_within_limit": _free_within_limit,
+    "opportunity_not_own_turn": lambda st, cx: cx.actor != st.active,
+    "immediate_not_own_turn": lambda st, cx: cx.actor != st.active,
+    "immediate_unused": lambda st, cx: st.budgets[cx.actor]["immediate"] > 0,
+    "has_readied": lambda st, cx: st.budgets[cx.actor]["readied"] is not None,
+    "something_pending": lambda st, cx: cx.top is not None,
+    "actor_on_top": lambda st, cx: cx.actor is None or cx.actor == cx.top.owner,
+}
+
+
+def _nothing_unresolved_above(st, cx, f):
+    if not f.on_stack or f not in st.stack:
+        return True
+    i = st.stack.index(f)
+    return not any(not g.finished for g in st.stack[i + 1:])
+
+
+def _provoked(st, cx, f):
+    if st.positions is None:
+        return cx.actor in f.provokes
+    return provokes_now(st, f, cx.actor)
+
+
+def _opportunity_unused(st, cx, f):
+    if st.budgets[cx.actor]["opportunity"] > 0:
+        return True
+    return (st.options["opportunity_limit_turns"] == "enemy"
+            and st.sides.get(st.active) == st.sides[cx.actor])
+
+
+def _readied_timing(st, cx, f):
+    if st.options["readied_as"] == "interrupt":
+        return trigger_pending(f)
+    return trigger_resolved(f) and moved_one_square(f)
+
+
+def _movement_in_progress(st, cx, f):
+    """not-mid-move: an answer `on: enters-reach` comes while the move is under
+    way; with a scene, also after a move that entered the reach on its last
+    square resolved (T-SCENE). A lost move is not under way (T-PARTS)."""
+    if cx.step.get("on") != "enters-reach":
+        return True
+    if f.moment is not None or not f.is_move or f.lost:
+        return False
+    if not f.finished:
+        return True
+    return (st.positions is not None and f.path is not None
+            and entry_part(st, f, cx.actor) == len(f.path) - 1)
+
+
+def _reach_entered(st, cx, f):
+    """reach-not-entered: the part entering the answerer's reach has resolved."""
+    if st.positions is None or cx.step.get("on") != "enters-reach":
+        return True
+    i = entry_part(st, f, cx.actor)
+    if i is None:
+        return False
+    return f.cur > i or (f.cur == i and not f.cur_pending)
+
+
+TRIGGER_CHECKS = {
+    "has_trigger": lambda st, cx, f: f is not None,
+    "trigger_still_open": lambda st, cx, f: trigger_open(f),
+    "nothing_unresolved_above": _nothing_unresolved_above,
+    "trigger_pending": lambda st, cx, f: trigger_pending(f),
+    "triggered_by_enemy": lambda st, cx, f: (f.owner is not None
+                                             and st.sides.get(f.owner) != st.sides[cx.actor]),
+    "provoked": _provoked,
+    "opportunity_unused": _opportunity_unused,
+    "trigger_resolved": lambda st, cx, f: trigger_resolved(f),
+    "moved_one_square": lambda st, cx, f: moved_one_square(f),
+    "movement_in_progress": _movement_in_progress,
+    "reach_entered": _reach_entered,
+    "trigger_took_effect": lambda st, cx, f: not f.lost,
+    "readied_timing": _readied_timing,
+}
+
+STACK_CHECKS = {
+    "part_pending": lambda top: top.cur_pending,
+    "part_resolved": lambda top: not top.cur_pending,
+    "interrupted": lambda top: top.cur_pending and top.interrupted_part == top.cur,
+}
 
 
 def trigger_open(f):
@@ -630,54 +866,59 @@ def moved_one_square(f):
 
 
 def find_trigger(st, step):
-    """T-ANSWER: the trigger named by `to`, before settling. Raises StepError."""
+    """T-ANSWER: the id of the trigger named by `to`, before settling; it may
+    be a moment not yet on the stack (then has_trigger fails) or, once the
+    turn has ended, the next turn's turn-start (T-NEXT-TURN). Raises StepError."""
     to = step.get("to")
     if to is None:
-        return st.stack[-1] if st.stack else None
-    if to == "turn-start":
-        return st.frames["turn-start@%d" % st.turn]
-    if to == "turn-end":
-        return st.frames.get("turn-end@%d" % st.turn)
-    if to in st.frames:
-        return st.frames[to]
+        return st.stack[-1].id if st.stack else None
+    if to in ("turn-start", "turn-end"):
+        return "%s@%d" % (to, st.turn)
+    if to in st.frames or (st.turn_ended() and to == st.next_start_id()):
+        return to
     raise StepError("unknown-trigger", "to names no frame: %r" % to)
 
 
+def default_end_turn_actor(st):
+    """T-NEXT-TURN: the active combatant, or the next one once the turn ended."""
+    if st.turn_ended() and st.initiative:
+        i = st.initiative.index(st.active) if st.active in st.initiative else -1
+        return st.initiative[(i + 1) % len(st.initiative)]
+    return st.active
+
+
+def checks_for(kind, ph):
+    for phases, allowed_rules, checks in TABLE[kind]:
+        if ph in phases:
+            return allowed_rules, checks
+    raise RuntimeError("no line for %s in %s" % (kind, ph))
+
+
 def judge(st, step, n):
-    kind, actor, fid = read_step(st, step, n)
-    trigger = None
-    if kind in ANSWERS:
-        trigger = find_trigger(st, step)
+    kind, actor, fid, step = read_step(st, step, n)
+    tid = find_trigger(st, step) if kind in ANSWERS else None
     if kind == "end-turn" and actor is None:
-        if st.turn_ended() and st.initiative:
-            i = st.initiative.index(st.active) if st.active in st.initiative else -1
-            actor = st.initiative[(i + 1) % len(st.initiative)]
-        else:
-            actor = st.active
-    work = copy.deepcopy(st)
-    wtrig = work.frames[trigger.id] if trigger is not None else None
-    work.settle(kind, actor, wtrig.id if wtrig is not None else None)
-    ph = work.phase()
+        actor = default_end_turn_actor(st)
+    work = copy.deepcopy(st)        # T-REFUSED: a refused step changes nothing
+    work.settle(kind, actor, tid)
     cx = Ctx()
     cx.actor = actor
     cx.step = step
-    cx.trigger = wtrig
+    cx.trigger = work.frames.get(tid) if tid is not None else None
     cx.top = work.top_unresolved() if kind in STACK_MOVES else None
-    rows = TABLE[kind]
-    allowed_rules, checks = None, None
-    for phases, ar, ch in rows:
-        if ph in phases:
-            allowed_rules, checks = ar, ch
-            break
+    allowed_rules, checks = checks_for(kind, work.phase())
     for name, reason, rules in checks:
         if not run_check(name, work, cx):
             return st, {"verdict": "rejected", "reason": reason, "rules": list(rules)}
     if allowed_rules is None:
         # a refused line whose checks all passed: should not happen
         return st, {"verdict": "rejected", "reason": checks[-1][1], "rules": list(checks[-1][2]),
-                    "notes": ["engine: refused phase %s with no failing check" % ph]}
+                    "notes": ["engine: refused phase %s with no failing check" % work.phase()]}
     apply_effect(work, kind, actor, fid, step, cx)
     return work, {"verdict": "allowed", "reason": None, "rules": list(allowed_rules)}
+
+
+# ---------------------------------------------------------------- effects
 
 
 def spend_action(b, kind):
@@ -689,80 +930,105 @@ def spend_action(b, kind):
             return
 
 
-def apply_effect(st, kind, actor, fid, step, cx):
+def spend(st, kind, actor, step):
     o = st.options
+    b = st.budgets[actor] if actor is not None else None
+    if kind in ("standard", "move", "minor"):
+        spend_action(b, kind)
+    elif kind == "ready":
+        b["standard"] -= 1
+    elif kind in ("free", "free-response"):
+        b["free_used"] += 1
+    elif kind == "opportunity":
+        on_ally_turn = (o["opportunity_limit_turns"] == "enemy"
+                        and st.sides.get(st.active) == st.sides[actor])
+        if not on_ally_turn:
+            b["opportunity"] = 0
+    elif kind in ("interrupt", "reaction"):
+        b["immediate"] = 0
+    elif kind == "readied":
+        b["immediate"] = 0
+        b["readied"] = None
+
+
+def new_frame(st, kind, actor, fid, step):
+    path = [tuple(q) for q in step["path"]] if "path" in step else None
+    parts = len(path) if path else (step.get("squares") or step.get("attacks")
+                                    or step.get("parts") or 1)
+    is_move = kind == "move" or "squares" in step or path is not None
+    f = Frame(fid, kind, actor, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
+    f.path = path
+    f.start = st.positions[actor] if st.positions is not None and actor is not None else None
+    f.shift = step.get("shift") is True
+    f.forced = step.get("forced")
+    f.attack = step.get("attack")
+    f.targets = list(step.get("targets") or [])
+    if kind == "ready":
+        f.readies = step.get("readies", "standard")
+    return f
+
+
+def mark_answer(st, f, t):
+    f.trigger = t.id
+    if f.kind in ("interrupt", "opportunity") or (
+            f.kind == "readied" and st.options["readied_as"] == "interrupt"):
+        f.interrupting = True
+    if t.moment is None and not t.finished and t.cur_pending:
+        f.trigger_part = t.cur
+
+
+def apply_effect(st, kind, actor, fid, step, cx):
     if kind in UNTRIGGERED or kind in ANSWERS or kind == "event":
-        parts = step.get("squares") or step.get("attacks") or step.get("parts") or 1
-        is_move = kind == "move" or "squares" in step
-        owner = actor   # an event with an actor is owned by it (T-EVENT)
-        f = Frame(fid, kind, owner, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
-        b = st.budgets[actor] if actor is not None else None
-        if kind in ("standard", "move", "minor"):
-            spend_action(b, kind)
-        elif kind == "ready":
-            b["standard"] -= 1
-            f.readies = step.get("readies", "standard")
-        elif kind in ("free", "free-response"):
-            b["free_used"] += 1
-        elif kind == "opportunity":
-            on_ally_turn = (o["opportunity_limit_turns"] == "enemy"
-                            and st.sides.get(st.active) == st.sides[actor])
-            if not on_ally_turn:
-                b["opportunity"] = 0
-        elif kind in ("interrupt", "reaction"):
-            b["immediate"] = 0
-        elif kind == "readied":
-            b["immediate"] = 0
-            b["readied"] = None
+        f = new_frame(st, kind, actor, fid, step)   # an event's actor owns it (T-EVENT)
+        spend(st, kind, actor, step)
         if kind in ANSWERS:
-            t = cx.trigger
-            f.trigger = t.id
-            if kind in ("interrupt", "opportunity") or (kind == "readied" and o["readied_as"] == "interrupt"):
-                f.interrupting = True
-            if t.moment is None and not t.finished and t.cur_pending:
-                f.trigger_part = t.cur
+            mark_answer(st, f, cx.trigger)
         st.frames[fid] = f
         st.stack.append(f)
-        return
-    if kind == "end-turn":
+    elif kind == "end-turn":
         st.budgets[actor]["immediate"] = 1
         st._push_moment("turn-end")   # its id is turn-end@N; the step's own id names nothing
-        return
-    f = cx.top
-    if kind == "resolve":
-        f.cur_pending = False
-        f.win = True                       # T-PARTS: this part's window opens, earlier one closed
-        if f.cur == f.parts - 1:
-            f.finished = True
-            st.resolved.append(f.id)
-            on_finish(st, f)
-        st.close_owner_windows(f)
+    elif kind == "resolve":
+        resolve_part(st, cx.top)
     elif kind == "continue":
+        f = cx.top
         f.cur += 1
         f.cur_pending = True
-        if o["reaction_window"] != "interrupts-next":
+        if st.options["reaction_window"] != "interrupts-next":
             f.win = False
     elif kind == "lose":
-        f.lost = True
+        mark_lost(st, cx.top)
+
+
+def resolve_part(st, f):
+    """T-PARTS; T-SCENE: when a part of a path resolves, its owner stands on
+    that part's square."""
+    f.cur_pending = False
+    f.win = True                       # T-PARTS: this part's window opens, earlier one closed
+    if f.path is not None and f.owner is not None:
+        st.positions[f.owner] = f.path[f.cur]
+    if f.cur == f.parts - 1:
         f.finished = True
-        f.win = True                       # keeps the window of the part in play
-        st.lost.append(f.id)
-        st.close_owner_windows(f)
+        st.resolved.append(f.id)
+        on_finish(st, f)
+    st.close_owner_windows(f)
 
 
 def on_finish(st, f):
     if f.kind == "ready" and f.owner is not None:
         st.budgets[f.owner]["readied"] = f.readies or "standard"
-    if f.trigger is not None:
-        t = st.frames[f.trigger]
-        if f.interrupting and t.moment is None and f.trigger_part is not None \
-                and not t.finished and t.cur_pending and t.cur == f.trigger_part:
-            t.interrupted_part = t.cur
-        if f.kind == "readied":
-            who = t.owner
-            if who is not None and who != f.owner and who in st.initiative and f.owner in st.initiative:
-                st.initiative.remove(f.owner)
-                st.initiative.insert(st.initiative.index(who), f.owner)
+    if f.trigger is None:
+        return
+    t = st.frames[f.trigger]
+    if f.interrupting and t.moment is None and f.trigger_part is not None \
+            and not t.finished and t.cur_pending and t.cur == f.trigger_part:
+        t.interrupted_part = t.cur
+    if f.kind == "readied":
+        who = t.owner
+        if who is not None and who != f.owner and who in st.initiative and f.owner in st.initiative:
+            st.initiative.remove(f.owner)
+            st.initiative.insert(st.initiative.index(who), f.owner)
+    scene_loss(st, f)
 
 
 # ---------------------------------------------------------------- protocol
@@ -775,7 +1041,9 @@ def hello():
                 "readied_as": OPTION_VALUES["readied_as"],
                 "opportunity_limit_turns": OPTION_VALUES["opportunity_limit_turns"],
                 "reaction_window": OPTION_VALUES["reaction_window"]}}},
-            "facts": ["budgets", "resolved", "lost", "state", "round", "active", "initiative", "stack"]}
+            "facts": ["budgets", "resolved", "lost", "state", "round", "active", "initiative", "stack",
+                      "positions"],
+            "features": ["scene"]}
 
 
 DOC_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "comment",
@@ -790,7 +1058,12 @@ def document_error(vector):
         return "unknown top-level field %r" % unknown[0]
     if not _is_int(vector.get("format")) or vector["format"] != 1:
         return "format must be the integer 1"
-    cs = vector.get("combatants")
+    return (combatants_error(vector.get("combatants")) or initiative_error(vector)
+            or options_error(vector.get("options"))
+            or (None if isinstance(vector.get("steps"), list) else "steps missing"))
+
+
+def combatants_error(cs):
     if not isinstance(cs, list) or not cs or not all(
             isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("side"), str)
             for c in cs):
@@ -798,32 +1071,54 @@ def document_error(vector):
     ids = [c["id"] for c in cs]
     if len(set(ids)) != len(ids):
         return "two combatants with one id"
-    at = [tuple(c["at"]) for c in cs if isinstance(c.get("at"), list)]
+    if any("at" in c and not _is_square(c["at"]) for c in cs):
+        return "a square is two integers"
+    at = [tuple(c["at"]) for c in cs if "at" in c]
     if at and len(at) != len(cs):
         return "positions are all or none"
     if len(set(at)) != len(at):
         return "two combatants on one square"
-    if not at and any("reach" in c for c in cs):
+    if any("reach" in c for c in cs) and not at:
         return "reach without positions"
+    if any("reach" in c and not (_is_int(c["reach"]) and 1 <= c["reach"] <= 20) for c in cs):
+        return "reach is an integer from 1 to 20"
+    return None
+
+
+def initiative_error(vector):
     ini = vector.get("initiative")
+    ids = [c["id"] for c in vector["combatants"]]
     if ini is not None and (not isinstance(ini, list) or not all(isinstance(x, str) for x in ini)
                             or sorted(ini) != sorted(ids)):
         return "initiative must list every combatant exactly once"
-    if not isinstance(vector.get("steps"), list):
-        return "steps missing"
+    return None
+
+
+def options_error(opts):
+    if opts is None:
+        return None
+    if not isinstance(opts, dict):
+        return "options must be an object"
+    for k, v in opts.items():
+        if k not in OPTION_DEFAULTS:
+            return "unknown option %r" % k
+        if k == "free_actions_per_turn":
+            if v is not None and not (_is_int(v) and v >= 0):
+                return "free_actions_per_turn is null or a number"
+        elif v not in OPTION_VALUES[k]:
+            return "bad value %r for option %s" % (v, k)
     return None
 
 
 def run_vector(vector):
     vid = vector.get("id", "")
-    steps = vector.get("steps") if isinstance(vector.get("steps"), list) else []
-    out = []
     bad = document_error(vector)
-    if bad:
-        return {"type": "result", "id": vid,
-                "steps": [{"verdict": "error", "message": "bad vector: %s" % bad} for _ in steps]}
+    if bad:   # PROTOCOL.md: one step answer, bad-document
+        return {"type": "result", "id": vid, "steps": [
+            {"verdict": "error", "error": "bad-document", "message": "bad vector: %s" % bad}]}
     st = State(vector)
-    for n, step in enumerate(steps, 1):
+    out = []
+    for n, step in enumerate(vector["steps"], 1):
         try:
             st, ans = judge(st, step, n)
             ans["facts"] = st.facts()

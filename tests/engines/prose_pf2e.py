@@ -9,7 +9,8 @@ fuzzes it against the reference. When the reference's behaviour changes, the
 prose changes first and this engine follows the prose.
 
 Speaks the JSON-lines protocol of spec/PROTOCOL.md on stdin/stdout; ruleset
-pf2e only, no scene. Standard library only.
+pf2e only, with the scene, from which Pathfinder derives nothing but
+positions (ASM-PF2-SCENE). Standard library only.
 """
 import copy
 import json
@@ -25,20 +26,24 @@ OPTIONS = {
     "similar_triggers": ["gm", "same", "distinct"],
 }
 FACTS = ["state", "round", "active", "initiative", "budgets",
-         "resolved", "lost", "disrupted", "stack"]
+         "resolved", "lost", "disrupted", "stack", "positions"]
 
 UNTRIGGERED = {"action", "activity", "free"}
 ANSWERS = {"reaction", "free-response"}
 STACK_MOVES = {"resolve", "continue", "disrupt"}
 KINDS = UNTRIGGERED | ANSWERS | STACK_MOVES | {"event", "end-turn"}
 
-STEP_FIELDS = {"actor", "attack", "attacks", "comment", "cost", "do", "expect",
+STEP_FIELDS = {"actor", "attack", "attacks", "comment", "cost", "do", "expect", "forced",
                "id", "name", "on", "parts", "path", "provokes", "ruling",
                "shift", "squares", "targets", "to", "triggers"}
 
 NO_FRAME = STACK_MOVES | {"end-turn"}
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "attack", "targets")
+# T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
+NULL_IS_ABSENT = ("actor", "to", "name", "triggers")
+ATTACKS = ("melee", "ranged", "area", "close")
+FORCED = ("push", "pull", "slide", "teleport")
 
 MOMENT_RE = re.compile(r"^turn-(start|end)@(\d+)$")
 
@@ -75,6 +80,10 @@ class Refuse(Exception):
         self.rules = rules
 
 
+def fail(reason, rules):
+    raise Refuse(reason, rules)
+
+
 # --------------------------------------------------------------- frames ----
 
 class Frame:
@@ -90,6 +99,7 @@ class Frame:
         self.disrupted = False
         self.triggers = triggers or [""]
         self.is_move = is_move      # `squares` or a `path`: one occurrence (ASM-PF2-MOVE-ONCE)
+        self.path = None            # the squares entered, one per part (the scene)
 
     def occurrence(self):
         """T-OCCURRENCE: the part in play, or the whole frame for a move."""
@@ -101,12 +111,14 @@ class Frame:
 class State:
     def __init__(self, vec):
         self.combatants = {}
-        self.order = []
         for c in vec["combatants"]:
             self.combatants[c["id"]] = c
         self.initiative = list(vec.get("initiative") or [c["id"] for c in vec["combatants"]])
         self.budgets = {cid: {"actions": c.get("actions", 3), "reactions": c.get("reactions", 1)}
                         for cid, c in self.combatants.items()}
+        self.positions = None      # {combatant: (x, y)} when the encounter has a scene
+        if all("at" in c for c in vec["combatants"]):
+            self.positions = {c["id"]: tuple(c["at"]) for c in vec["combatants"]}
         self.round = 1
         self.turn = 1
         self.active_idx = 0
@@ -115,7 +127,7 @@ class State:
         self.resolved = []
         self.disrupted = []
         self.had_turn = set()
-        self.uses = []             # (actor, kind, frame id, part, label)
+        self.uses = []             # (actor, kind, frame id, occurrence, label)
         self.turn_ended = False
         self.active = self.initiative[0] if self.initiative else None
         self._start_turn_moment()
@@ -132,9 +144,31 @@ class State:
         self.stack.append(f)
         self.turn_ended = False
 
+    def next_start_id(self):
+        """The next turn's turn-start moment, which an answer may name once
+        the turn has ended (T-NEXT-TURN)."""
+        return "turn-start@%d" % (self.turn + 1)
+
+    def next_turn(self):
+        """T-NEXT-TURN: the turn-end moment leaves, the next combatant's turn starts."""
+        self.stack.pop()
+        self.active_idx += 1
+        if self.active_idx >= len(self.initiative):
+            self.active_idx = 0
+            self.round += 1
+        self.active = self.initiative[self.active_idx]
+        self.turn += 1
+        self._start_turn_moment()
+
     # -- reading the state
     def top(self):
         return self.stack[-1] if self.stack else None
+
+    def top_unresolved(self):
+        t = self.top()
+        if t is None or t.moment:
+            return None
+        return t
 
     def phase(self):
         t = self.top()
@@ -154,7 +188,7 @@ class State:
         return self.initiative[(self.active_idx + 1) % len(self.initiative)]
 
     def facts(self):
-        return {
+        out = {
             "state": self.phase(),
             "round": self.round,
             "active": self.active,
@@ -165,9 +199,241 @@ class State:
             "disrupted": list(self.disrupted),
             "stack": [f.id for f in self.stack if not f.moment],
         }
+        if self.positions is not None:
+            out["positions"] = {c: list(q) for c, q in self.positions.items()}
+        return out
 
 
-# -------------------------------------------------------------- engine ----
+# -------------------------------------------------------------- reading ----
+# T-ERRORS: the first error in this order is reported: an unknown field, `do`,
+# a frame's field on a step that makes no frame, `actor`, `id`, `to` on a step
+# that answers nothing, `on`, two part counts, a part count's value,
+# `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path` (its
+# squares, then a part count beside it), `cost`, `ruling`, `name`; last a
+# `to` naming no frame.
+
+def err(code, msg):
+    raise ReadError(code, msg)
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def strings(v, nonempty):
+    return isinstance(v, list) and all(isinstance(x, str) for x in v) and (v or not nonempty)
+
+
+def is_square(q):
+    return isinstance(q, list) and len(q) == 2 and all(
+        is_int(c) and -10000 <= c <= 10000 for c in q)
+
+
+def check(step, key, ok):
+    if key in step and not ok(step[key]):
+        err("bad-value", "bad value for %r" % key)
+
+
+def read_step(st, n, step):
+    """Return (do, actor, frame id, trigger id, the step with its nulls read
+    as absent). Raises ReadError."""
+    if not isinstance(step, dict):
+        err("not-an-object", "a step is not an object")
+    for k in step:
+        if k not in STEP_FIELDS:
+            err("unknown-field", "unknown field %r" % k)
+    step = {k: v for k, v in step.items() if not (v is None and k in NULL_IS_ABSENT)}
+    do = read_kind(step)
+    actor = read_actor(st, step, do)
+    fid = read_id(st, step, n)
+    read_answer_fields(step, do)
+    read_counts(step)
+    read_lists(st, step)
+    read_shift_forced(step, do)
+    read_path(st, step, actor)
+    read_cost(step, do)
+    check(step, "ruling", lambda v: v in ("allow", "deny"))
+    check(step, "name", lambda v: isinstance(v, str))
+    check(step, "comment", lambda v: isinstance(v, str))
+    tid = find_trigger(st, step) if do in ANSWERS else None
+    if do == "end-turn" and actor is None:
+        actor = st.next_combatant() if st.turn_ended else st.active
+    return do, actor, fid, tid, step
+
+
+def read_kind(step):
+    if "do" not in step:
+        err("missing-kind", "a step without 'do'")
+    do = step["do"]
+    if not isinstance(do, str) or do not in KINDS:
+        err("unknown-kind", "unknown step kind %r for pf2e" % (do,))
+    if do in NO_FRAME:
+        for k in FRAME_FIELDS:
+            if k in step:
+                err("field-of-another-kind", "%r on %s, which makes no frame" % (k, do))
+    return do
+
+
+def read_actor(st, step, do):
+    if "actor" not in step:
+        if do in UNTRIGGERED or do in ANSWERS:
+            err("missing-actor", "%s needs an actor" % do)
+        return None
+    check(step, "actor", lambda v: isinstance(v, str))
+    if step["actor"] not in st.combatants:
+        err("unknown-combatant", "unknown combatant %r" % step["actor"])
+    return step["actor"]
+
+
+def read_id(st, step, n):
+    if "id" in step:
+        check(step, "id", lambda v: isinstance(v, str) and v not in ("", "turn-start", "turn-end"))
+        fid = step["id"]
+        if fid in st.frames or MOMENT_RE.match(fid):
+            err("id-taken", "id %r is taken" % fid)
+        return fid
+    fid = "s%d" % n
+    k = 1
+    while fid in st.frames:
+        k += 1
+        fid = "s%d#%d" % (n, k)
+    return fid
+
+
+def read_answer_fields(step, do):
+    for key in ("to", "on"):
+        if key in step and do not in ANSWERS:
+            err("field-of-another-kind", "%r on a step that answers nothing" % key)
+        check(step, key, lambda v: isinstance(v, str))
+
+
+def read_counts(step):
+    counts = [k for k in ("squares", "attacks", "parts") if k in step]
+    if len(counts) > 1:
+        err("two-part-counts", "give at most one of squares, attacks, parts")
+    for key in counts:
+        check(step, key, lambda v: is_int(v) and 1 <= v <= 100)
+
+
+def read_combatants(st, step, key, nonempty):
+    check(step, key, lambda v: strings(v, nonempty))
+    for p in step.get(key, []):
+        if p not in st.combatants:
+            err("unknown-combatant", "unknown combatant %r in %s" % (p, key))
+
+
+def read_lists(st, step):
+    read_combatants(st, step, "provokes", False)
+    check(step, "triggers", lambda v: strings(v, True))
+    check(step, "attack", lambda v: v in ATTACKS)
+    read_combatants(st, step, "targets", True)
+
+
+def read_shift_forced(step, do):
+    check(step, "shift", lambda v: isinstance(v, bool))
+    if "shift" in step and "path" not in step:
+        err("shift-without-path", "`shift` needs a `path`")
+    if "forced" in step:
+        if do != "event":
+            err("field-of-another-kind", "'forced' belongs to an event")
+        check(step, "forced", lambda v: v in FORCED)
+        if "path" not in step:
+            err("forced-without-path", "`forced` needs a `path`")
+
+
+def read_path(st, step, actor):
+    if "path" not in step:
+        return
+    check(step, "path", lambda v: isinstance(v, list) and 1 <= len(v) <= 100
+          and all(is_square(q) for q in v))
+    if st.positions is None:
+        err("path-without-scene", "`path` needs a scene")
+    walk(st, [tuple(q) for q in step["path"]], actor, step.get("forced") == "teleport")
+    counts = [k for k in ("squares", "attacks", "parts") if k in step]
+    if counts and (counts != ["squares"] or step["squares"] != len(step["path"])):
+        err("two-part-counts", "beside a path, only squares equal to its length")
+
+
+def next_to(a, b):
+    """ASM-SCENE-GRID: the eight squares around a square."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+
+def walk(st, squares, actor, teleport):
+    """FORMAT.md, The scene: walked by an actor, each square next to the last
+    (the first next to where it stands), not ending on another combatant; a
+    teleport's path is the one square arrived at."""
+    if actor is None:
+        err("bad-path", "a path needs an actor to walk it")
+    if teleport:
+        if len(squares) != 1:
+            err("bad-path", "a teleport's path is one square")
+    else:
+        prev = st.positions[actor]
+        for q in squares:
+            if not next_to(prev, q):
+                err("bad-path", "square %r is not next to %r" % (list(q), list(prev)))
+            prev = q
+    for c, q in st.positions.items():
+        if c != actor and q == squares[-1]:
+            err("bad-path", "the path ends on %s's square" % c)
+
+
+def read_cost(step, do):
+    if "cost" in step:
+        if do != "activity":
+            err("field-of-another-kind", "'cost' belongs to an activity")
+        check(step, "cost", lambda v: is_int(v) and 1 <= v <= 3)
+    elif do == "activity":
+        err("missing-cost", "activity needs a cost")
+
+
+def find_trigger(st, step):
+    """T-ANSWER: the id of the trigger named by `to`, before settling; it may
+    be a moment not yet on the stack (then no-trigger) or, once the turn has
+    ended, the next turn's turn-start (T-NEXT-TURN)."""
+    to = step.get("to")
+    if to is None:
+        return st.top().id if st.top() else None
+    if to in ("turn-start", "turn-end"):
+        return "%s@%d" % (to, st.turn)
+    if to in st.frames or (st.turn_ended and to == st.next_start_id()):
+        return to
+    err("unknown-trigger", "`to` names no frame ever declared: %r" % to)
+
+
+# -------------------------------------------------------------- settling ----
+
+def settle(st, do, actor, tid):
+    """T-SETTLE 3: T-LEAVE or T-TURN-START, then T-NEXT-TURN, until none
+    applies. T-CUT-IN never keeps a frame in Pathfinder."""
+    while st.stack:
+        top = st.top()
+        if top.kind == "turn-start":
+            if (do in UNTRIGGERED or do == "end-turn") and actor == st.active:
+                st.stack.pop()
+                continue
+            return
+        if top.kind == "turn-end":
+            if do not in ANSWERS or tid == st.next_start_id():
+                st.next_turn()
+                continue
+            return
+        if not top.finished or not leaves(st, top, do, actor, tid):
+            return
+        st.stack.pop()
+
+
+def leaves(st, top, do, actor, tid):
+    """T-LEAVE: does the finished frame on top leave before this step?"""
+    untrig = do in UNTRIGGERED or do == "end-turn"
+    return (do in STACK_MOVES
+            or (do in ANSWERS and tid != top.id)
+            or (untrig and actor in (top.owner, st.active))
+            or (st.turn_ended and do not in ANSWERS))
+
+
+# -------------------------------------------------------------- judging ----
 
 class Vector:
     def __init__(self, vec):
@@ -176,306 +442,128 @@ class Vector:
                      "react_before_first_turn": "gm", "similar_triggers": "gm"}
         self.opts.update(vec.get("options") or {})
         self.st = State(vec)
-        self.default_taken = set()
-
-    # ------------------------------------------------------ reading a step
-    def read(self, n, step):
-        """The first error in T-ERRORS' order is reported: an unknown field,
-        `do`, a frame's field on a step that makes no frame, `actor`, `id`,
-        `to` on a step that answers nothing, `on`, the part counts,
-        `provokes`, `triggers`, `attack`, `targets`, `shift`, `path`, `cost`,
-        `ruling`, `name`, the free-text fields, last a `to` naming no frame."""
-        st = self.st
-
-        def err(code, msg):
-            raise ReadError(code, msg)
-
-        def check(key, ok, msg=None):
-            if key in step and not ok(step[key]):
-                err("bad-value", msg or "bad value for %r" % key)
-
-        def is_int(v):
-            return isinstance(v, int) and not isinstance(v, bool)
-
-        def strings(v, nonempty):
-            return isinstance(v, list) and all(isinstance(x, str) for x in v) and (v or not nonempty)
-
-        if not isinstance(step, dict):
-            err("not-an-object", "a step is not an object")
-        for k in step:
-            if k not in STEP_FIELDS:
-                err("unknown-field", "unknown field %r" % k)
-        if "do" not in step:
-            err("missing-kind", "a step without 'do'")
-        do = step["do"]
-        if not isinstance(do, str) or do not in KINDS:
-            err("unknown-kind", "unknown step kind %r for pf2e" % (do,))
-        if do in NO_FRAME:
-            for k in FRAME_FIELDS:
-                if k in step:
-                    err("field-of-another-kind", "%r on %s, which makes no frame" % (k, do))
-        actor = step.get("actor")
-        if "actor" in step:
-            check("actor", lambda v: isinstance(v, str))
-            if actor not in st.combatants:
-                err("unknown-combatant", "unknown combatant %r" % actor)
-        elif do in UNTRIGGERED or do in ANSWERS:
-            err("missing-actor", "%s needs an actor" % do)
-        if "id" in step:
-            fid = step["id"]
-            check("id", lambda v: isinstance(v, str) and v not in ("", "turn-start", "turn-end"))
-            if fid in st.frames or MOMENT_RE.match(fid):
-                err("id-taken", "id %r already used" % fid)
-        else:
-            fid = "s%d" % n
-            k = 1
-            while fid in st.frames:
-                k += 1
-                fid = "s%d#%d" % (n, k)
-        for key in ("to", "on"):
-            if key in step and do not in ANSWERS:
-                err("field-of-another-kind", "%r on a step that answers nothing" % key)
-            check(key, lambda v: isinstance(v, str))
-        counts = [k for k in ("squares", "attacks", "parts") if k in step]
-        for key in counts:
-            check(key, lambda v: is_int(v) and 1 <= v <= 100)
-        if len(counts) > 1:
-            err("two-part-counts", "give at most one of squares, attacks, parts")
-        if counts and "path" in step:
-            path = step["path"]
-            if counts != ["squares"] or not isinstance(path, list) or step["squares"] != len(path):
-                err("two-part-counts", "beside a path, only squares equal to its length")
-        check("provokes", lambda v: strings(v, False))
-        for p in step.get("provokes", []):
-            if p not in st.combatants:
-                err("unknown-combatant", "unknown combatant %r in provokes" % p)
-        check("triggers", lambda v: strings(v, True))
-        check("attack", lambda v: v in ("melee", "ranged", "area", "close"))
-        check("targets", lambda v: strings(v, True))
-        for p in step.get("targets", []):
-            if p not in st.combatants:
-                err("unknown-combatant", "unknown combatant %r in targets" % p)
-        check("shift", lambda v: isinstance(v, bool))
-        if "shift" in step and "path" not in step:
-            err("shift-without-path", "`shift` needs a `path`")
-        check("path", lambda v: isinstance(v, list) and 1 <= len(v) <= 100 and all(
-            isinstance(q, list) and len(q) == 2 and all(is_int(c) for c in q) for q in v))
-        if "path" in step:
-            # The scene feature is not implemented: a path needs a scene.
-            err("path-without-scene", "`path` needs a scene")
-        if "cost" in step:
-            if do != "activity":
-                err("field-of-another-kind", "'cost' belongs to an activity")
-            check("cost", lambda v: is_int(v) and 1 <= v <= 3)
-        elif do == "activity":
-            err("missing-cost", "activity needs a cost")
-        check("ruling", lambda v: v in ("allow", "deny"))
-        check("name", lambda v: isinstance(v, str))
-        check("comment", lambda v: isinstance(v, str))
-        check("expect", lambda v: isinstance(v, dict))
-
-        # trigger of an answer
-        trig = None
-        if do in ANSWERS:
-            to = step.get("to")
-            if to is None:
-                trig = st.top()          # may be None: no-trigger
-            elif to == "turn-start":
-                trig = st.frames["turn-start@%d" % st.turn]
-            elif to == "turn-end":
-                trig = st.frames.get("turn-end@%d" % st.turn)  # None: no-trigger
-            elif to in st.frames:
-                trig = st.frames[to]
-            else:
-                err("unknown-trigger", "`to` names no frame ever declared: %r" % to)
-
-        # end-turn's actor
-        if do == "end-turn" and actor is None:
-            actor = st.next_combatant() if st.turn_ended else st.active
-        return do, actor, fid, trig
-
-    # ---------------------------------------------------------- settling
-    def settle(self, do, actor, trig):
-        st = self.st
-        while True:
-            top = st.top()
-            if top is None:
-                return
-            # T-CUT-IN never keeps a frame in Pathfinder.
-            if top.kind == "turn-start":
-                if (do in UNTRIGGERED or do == "end-turn") and actor == st.active:
-                    st.stack.pop()
-                    continue
-            elif top.kind != "turn-end" and top.finished:
-                leave = False
-                if do in STACK_MOVES:
-                    leave = True
-                elif do in ANSWERS and trig is not top:
-                    leave = True
-                elif (do in UNTRIGGERED or do == "end-turn") and actor == top.owner:
-                    leave = True
-                elif (do in UNTRIGGERED or do == "end-turn") and actor == st.active:
-                    leave = True
-                elif st.turn_ended and do not in ANSWERS:
-                    leave = True
-                if leave:
-                    st.stack.pop()
-                    continue
-            # T-NEXT-TURN
-            if top.kind == "turn-end" and do not in ANSWERS:
-                st.stack.pop()
-                st.active_idx += 1
-                if st.active_idx >= len(st.initiative):
-                    st.active_idx = 0
-                    st.round += 1
-                st.active = st.initiative[st.active_idx]
-                st.turn += 1
-                st._start_turn_moment()
-                continue
-            return
-
-    # ---------------------------------------------------------- checks
-    def top_unresolved(self):
-        t = self.st.top()
-        if t is None or t.moment:
-            return None
-        return t
 
     def occurrence_uses(self, actor, kind, trig):
         return [u for u in self.st.uses
                 if u[0] == actor and u[1] == kind and u[2] == trig.id and u[3] == trig.occurrence()]
 
     def judge(self, do, actor, step, trig):
-        """Return (verdict, reason, rules, notes). Raises Refuse."""
-        st = self.st
-        ph = st.phase()
-        gm = None  # (reason, rules) of the first check that leaves it to the GM
-
-        def fail(reason, rules):
-            raise Refuse(reason, rules)
-
-        if do in ("action", "activity", "free"):
-            own_rule = "PF2-UNTRIGGERED-FREE" if do == "free" else "PF2-OWN-TURN"
-            if actor != st.active:
-                fail("not-your-turn", [own_rule])
-            if ph != "turn_acting":
-                # anything on the stack is unresolved after settling
-                fail("action-in-progress", ["PF2-SEQUENCE"])
-            cost = 0 if do == "free" else (step["cost"] if do == "activity" else 1)
-            if st.budgets[actor]["actions"] < cost:
-                fail("no-actions-left", ["PF2-THREE-ACTIONS"])
-
+        """Return (verdict, reason, rules, notes); the checks of PRECEDENCE.md
+        in order. Raises Refuse."""
+        gm = None
+        if do in UNTRIGGERED:
+            self.judge_own_action(do, actor, step)
         elif do == "end-turn":
-            if actor != st.active:
+            if actor != self.st.active:
                 fail("not-your-turn", ["PF2-SEQUENCE"])
-            if ph != "turn_acting":
+            if self.st.phase() != "turn_acting":
                 fail("action-in-progress", ["PF2-SEQUENCE"])
-
         elif do in ANSWERS:
-            if trig is None:
-                fail("no-trigger", ["PF2-TRIGGER"])
-            if trig not in st.stack:
-                fail("trigger-passed", ["PF2-STACK"])
-            i = st.stack.index(trig)
-            if any(not f.finished for f in st.stack[i + 1:]):
-                fail("unresolved-above", ["PF2-STACK"])
-            label = step.get("on", "")
-            if do == "reaction":
-                if self.opts["mode"] != "exploration" and actor not in st.had_turn:
-                    pol = self.opts["react_before_first_turn"]
-                    if pol == "forbid":
-                        fail("before-first-turn", ["PF2-FIRST-TURN"])
-                    if pol == "gm" and gm is None:
-                        gm = ("gm-before-first-turn", ["PF2-FIRST-TURN"])
-                if st.budgets[actor]["reactions"] < 1:
-                    rr = ["PF2-REACTION-ONE", "PF2-EXPLORATION"]
-                    if self.opts["mode"] == "exploration":
-                        pol = self.opts["exploration_reactions"]
-                        if pol == "encounter":
-                            fail("reaction-used-this-round", rr)
-                        if pol == "gm" and gm is None:
-                            gm = ("gm-exploration", rr)
-                    else:
-                        fail("reaction-used-this-round", rr)
-                uses = self.occurrence_uses(actor, "reaction", trig)
-                if any(u[4] == label for u in uses):
-                    fail("one-reaction-per-trigger", ["PF2-EXTRA-REACTIONS"])
-            else:
-                uses = self.occurrence_uses(actor, "free-response", trig)
-                if any(u[4] == label for u in uses):
-                    fail("one-free-action-per-trigger", ["PF2-FREE-ONE-PER-TRIGGER"])
-            if uses:  # same occurrence, another label
-                pol = self.opts["similar_triggers"]
-                if pol == "same":
-                    fail("similar-trigger-same", ["PF2-SIMILAR-TRIGGERS"])
-                if pol == "gm" and gm is None:
-                    gm = ("gm-similar-trigger", ["PF2-SIMILAR-TRIGGERS"])
-
+            gm = self.judge_answer(do, actor, step, trig)
         elif do in STACK_MOVES:
-            f = self.top_unresolved()
-            if f is None:
-                fail("nothing-pending", ["PF2-STACK"])
-            if "actor" in step and step["actor"] != f.owner:
-                fail("not-on-top", ["PF2-STACK"])
-            if do == "resolve" and f.cur_resolved:
-                fail("between-parts", ["PF2-STACK"])
-            if do == "continue" and not f.cur_resolved:
-                fail("no-part-resolved", ["PF2-STACK"])
-            if do == "disrupt" and f.kind == "event":
-                fail("not-disruptable", ["PF2-DISRUPT"])
-
-        elif do == "event":
-            pass
-
-        notes = []
-        if do == "disrupt":
-            f = self.top_unresolved()
-            notes.append("gm: what the disruption of %s does beyond cancelling its effects "
-                         "is the GM's call; its costs stay spent" % f.id)
-            if f.kind == "activity":
-                notes.append("the actions committed to activity %s are lost" % f.id)
+            self.judge_stack_move(do, step)
+        notes = self.disrupt_notes() if do == "disrupt" else []
         if gm:
             return "gm", gm[0], gm[1], notes
         return "allowed", None, list(ALLOWED_RULES[do]), notes
+
+    def judge_own_action(self, do, actor, step):
+        st = self.st
+        if actor != st.active:
+            fail("not-your-turn", ["PF2-UNTRIGGERED-FREE" if do == "free" else "PF2-OWN-TURN"])
+        if st.phase() != "turn_acting":
+            # anything on the stack is unresolved after settling
+            fail("action-in-progress", ["PF2-SEQUENCE"])
+        cost = 0 if do == "free" else (step["cost"] if do == "activity" else 1)
+        if st.budgets[actor]["actions"] < cost:
+            fail("no-actions-left", ["PF2-THREE-ACTIONS"])
+
+    def judge_answer(self, do, actor, step, trig):
+        """Returns the first GM check's (reason, rules), or None."""
+        st = self.st
+        if trig is None:
+            fail("no-trigger", ["PF2-TRIGGER"])
+        if trig not in st.stack:
+            fail("trigger-passed", ["PF2-STACK"])
+        i = st.stack.index(trig)
+        if any(not f.finished for f in st.stack[i + 1:]):
+            fail("unresolved-above", ["PF2-STACK"])
+        label = step.get("on", "")
+        uses = self.occurrence_uses(actor, do, trig)
+        if do == "reaction":
+            gm = self.reaction_budget(actor)
+            if any(u[4] == label for u in uses):
+                fail("one-reaction-per-trigger", ["PF2-EXTRA-REACTIONS"])
+        else:
+            gm = None
+            if any(u[4] == label for u in uses):
+                fail("one-free-action-per-trigger", ["PF2-FREE-ONE-PER-TRIGGER"])
+        if uses:  # same occurrence, another label
+            pol = self.opts["similar_triggers"]
+            if pol == "same":
+                fail("similar-trigger-same", ["PF2-SIMILAR-TRIGGERS"])
+            if pol == "gm" and gm is None:
+                gm = ("gm-similar-trigger", ["PF2-SIMILAR-TRIGGERS"])
+        return gm
+
+    def reaction_budget(self, actor):
+        """first_turn_policy, then reaction_available; returns a GM call or None."""
+        gm = None
+        if self.opts["mode"] != "exploration" and actor not in self.st.had_turn:
+            pol = self.opts["react_before_first_turn"]
+            if pol == "forbid":
+                fail("before-first-turn", ["PF2-FIRST-TURN"])
+            if pol == "gm":
+                gm = ("gm-before-first-turn", ["PF2-FIRST-TURN"])
+        if self.st.budgets[actor]["reactions"] < 1:
+            rr = ["PF2-REACTION-ONE", "PF2-EXPLORATION"]
+            pol = self.opts["exploration_reactions"] if self.opts["mode"] == "exploration" else None
+            if pol in (None, "encounter"):
+                fail("reaction-used-this-round", rr)
+            if pol == "gm" and gm is None:
+                gm = ("gm-exploration", rr)
+        return gm
+
+    def judge_stack_move(self, do, step):
+        f = self.st.top_unresolved()
+        if f is None:
+            fail("nothing-pending", ["PF2-STACK"])
+        if "actor" in step and step["actor"] != f.owner:
+            fail("not-on-top", ["PF2-STACK"])
+        if do == "resolve" and f.cur_resolved:
+            fail("between-parts", ["PF2-STACK"])
+        if do == "continue" and not f.cur_resolved:
+            fail("no-part-resolved", ["PF2-STACK"])
+        if do == "disrupt" and f.kind == "event":
+            fail("not-disruptable", ["PF2-DISRUPT"])
+
+    def disrupt_notes(self):
+        f = self.st.top_unresolved()
+        notes = ["gm: what the disruption of %s does beyond cancelling its effects "
+                 "is the GM's call; its costs stay spent" % f.id]
+        if f.kind == "activity":
+            notes.append("the actions committed to activity %s are lost" % f.id)
+        return notes
 
     # ---------------------------------------------------------- effects
     def apply(self, do, actor, fid, step, trig):
         st = self.st
         if do in UNTRIGGERED or do in ANSWERS or do == "event":
-            if do == "activity":
-                parts = step["cost"]
-            else:
-                parts = 1
-            for k in ("squares", "attacks", "parts"):
-                if k in step:
-                    parts = step[k]
-            if "path" in step:      # one part per square, an activity's cost included
-                parts = len(step["path"])
-            owner = actor   # an event with an actor is owned by it (T-EVENT)
-            f = Frame(fid, do, owner, parts, step.get("triggers"),
-                      is_move="squares" in step or "path" in step)
-            st.frames[fid] = f
-            st.stack.append(f)
-            if do == "action":
-                st.budgets[actor]["actions"] -= 1
-            elif do == "activity":
-                st.budgets[actor]["actions"] -= step["cost"]
-            elif do == "reaction":
-                st.budgets[actor]["reactions"] = max(0, st.budgets[actor]["reactions"] - 1)
-            if do in ANSWERS:
-                st.uses.append((actor, do, trig.id, trig.occurrence(), step.get("on", "")))
+            self.push_frame(do, actor, fid, step, trig)
         elif do == "resolve":
-            f = self.top_unresolved()
+            f = st.top_unresolved()
             f.cur_resolved = True
+            if f.path is not None and f.owner is not None:
+                st.positions[f.owner] = f.path[f.cur]   # ASM-PF2-SCENE
             if f.cur == f.parts - 1:
                 f.finished = True
                 st.resolved.append(f.id)
         elif do == "continue":
-            f = self.top_unresolved()
+            f = st.top_unresolved()
             f.cur += 1
             f.cur_resolved = False
         elif do == "disrupt":
-            f = self.top_unresolved()
+            f = st.top_unresolved()
             f.finished = True
             f.disrupted = True
             st.disrupted.append(f.id)
@@ -485,15 +573,39 @@ class Vector:
             st.stack.append(f)
             st.turn_ended = True
 
+    def push_frame(self, do, actor, fid, step, trig):
+        st = self.st
+        parts = step["cost"] if do == "activity" else 1
+        for k in ("squares", "attacks", "parts"):
+            if k in step:
+                parts = step[k]
+        if "path" in step:      # one part per square, an activity's cost included
+            parts = len(step["path"])
+        # an event with an actor is owned by it (T-EVENT)
+        f = Frame(fid, do, actor, parts, step.get("triggers"),
+                  is_move="squares" in step or "path" in step)
+        if "path" in step:
+            f.path = [tuple(q) for q in step["path"]]
+        st.frames[fid] = f
+        st.stack.append(f)
+        if do == "action":
+            st.budgets[actor]["actions"] -= 1
+        elif do == "activity":
+            st.budgets[actor]["actions"] -= step["cost"]
+        elif do == "reaction":
+            st.budgets[actor]["reactions"] = max(0, st.budgets[actor]["reactions"] - 1)
+        if do in ANSWERS:
+            st.uses.append((actor, do, trig.id, trig.occurrence(), step.get("on", "")))
+
     # ---------------------------------------------------------- a step
     def step(self, n, step):
         try:
-            do, actor, fid, trig = self.read(n, step)
+            do, actor, fid, tid, step = read_step(self.st, n, step)
         except ReadError as e:
             return {"verdict": "error", "error": e.code, "message": str(e)}
-        saved = copy.deepcopy(self.st)
-        # re-find the trigger in the copy kept as the live state
-        self.settle(do, actor, trig)
+        saved = copy.deepcopy(self.st)    # T-REFUSED: a refused step changes nothing
+        settle(self.st, do, actor, tid)
+        trig = self.st.frames.get(tid) if tid is not None else None
         try:
             verdict, reason, rules, notes = self.judge(do, actor, step, trig)
         except Refuse as r:
@@ -510,8 +622,11 @@ class Vector:
         return out
 
 
+# ------------------------------------------------------------- protocol ----
+
 DOC_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "comment",
               "tags", "rules", "options", "combatants", "initiative", "steps"}
+COMBATANT_FIELDS = {"id", "side", "name", "at", "reach", "actions", "reactions"}
 
 
 def validate_vector(vec):
@@ -522,60 +637,79 @@ def validate_vector(vec):
     unknown = [k for k in vec if k not in DOC_FIELDS]
     if unknown:
         return "unknown top-level field %r" % unknown[0]
-    fmt = vec.get("format")
-    if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt != 1:
+    if not is_int(vec.get("format")) or vec["format"] != 1:
         return "format must be the integer 1"
     if vec.get("ruleset") != "pf2e":
         return "ruleset not supported"
-    cs = vec.get("combatants")
+    return (combatants_error(vec.get("combatants")) or initiative_error(vec)
+            or options_error(vec.get("options"))
+            or (None if isinstance(vec.get("steps"), list) else "steps missing"))
+
+
+def combatant_error(c):
+    if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("side"), str):
+        return "bad combatant"
+    for k in c:
+        if k not in COMBATANT_FIELDS:
+            return "unknown combatant field %r" % k
+    for k, lo, hi in (("actions", 0, 100), ("reactions", 0, 100), ("reach", 1, 20)):
+        if k in c and (not is_int(c[k]) or not lo <= c[k] <= hi):
+            return "bad %s" % k
+    if "at" in c and not is_square(c["at"]):
+        return "a square is two integers"
+    return None
+
+
+def combatants_error(cs):
     if not isinstance(cs, list) or not cs:
         return "combatants missing"
     ids = set()
     for c in cs:
-        if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("side"), str):
-            return "bad combatant"
+        bad = combatant_error(c)
+        if bad:
+            return bad
         if c["id"] in ids:
             return "duplicate combatant"
         ids.add(c["id"])
-        for k in c:
-            if k not in ("id", "side", "name", "at", "reach", "actions", "reactions"):
-                return "unknown combatant field %r" % k
-        for k, lo, hi in (("actions", 0, 100), ("reactions", 0, 100), ("reach", 1, 20)):
-            if k in c and (not isinstance(c[k], int) or isinstance(c[k], bool) or not lo <= c[k] <= hi):
-                return "bad %s" % k
-    at = [tuple(c["at"]) for c in cs if isinstance(c.get("at"), list)]
+    at = [tuple(c["at"]) for c in cs if "at" in c]
     if at and len(at) != len(cs):
         return "positions are all or none"
     if len(set(at)) != len(at):
         return "two combatants on one square"
     if not at and any("reach" in c for c in cs):
         return "reach without positions"
+    return None
+
+
+def initiative_error(vec):
     ini = vec.get("initiative")
+    ids = [c["id"] for c in vec["combatants"]]
     if ini is not None:
         if not isinstance(ini, list) or not all(isinstance(i, str) for i in ini) \
                 or sorted(ini) != sorted(ids):
             return "initiative must list every combatant exactly once"
-    opts = vec.get("options") or {}
+    return None
+
+
+def options_error(opts):
+    opts = {} if opts is None else opts
     if not isinstance(opts, dict):
         return "bad options"
     for k, v in opts.items():
         if k not in OPTIONS or v not in OPTIONS[k]:
             return "unsupported option %s=%r" % (k, v)
-    if not isinstance(vec.get("steps"), list):
-        return "steps missing"
     return None
 
 
 def run_vector(vec):
     vid = vec.get("id", "") if isinstance(vec, dict) else ""
-    steps = vec.get("steps") if isinstance(vec, dict) and isinstance(vec.get("steps"), list) else []
-    err = validate_vector(vec)
-    if err:
+    bad = validate_vector(vec)
+    if bad:   # PROTOCOL.md: one step answer, bad-document
         return {"type": "result", "id": vid,
-                "steps": [{"verdict": "error", "message": err} for _ in steps]}
+                "steps": [{"verdict": "error", "error": "bad-document", "message": bad}]}
     v = Vector(vec)
     out = []
-    for n, s in enumerate(steps, 1):
+    for n, s in enumerate(vec["steps"], 1):
         out.append(v.step(n, s))
     return {"type": "result", "id": vid, "steps": out}
 
@@ -583,7 +717,7 @@ def run_vector(vec):
 def hello():
     return {"type": "hello", "format": 1, "protocol": 1, "engine": ENGINE,
             "rulesets": {"pf2e": {"options": OPTIONS}},
-            "facts": FACTS}
+            "facts": FACTS, "features": ["scene"]}
 
 
 def main():
