@@ -69,7 +69,15 @@ class ConformanceItem(pytest.Item):
         why = unsupported(self.doc, self.hello)
         if why:
             pytest.skip(why)
-        result = self.run_vector(public_vector(self.doc))
+        try:
+            result = self.run_vector(public_vector(self.doc))
+        except Exception as exc:        # the adapter's own fault: its frames only
+            import traceback
+            frames = traceback.extract_tb(exc.__traceback__)[1:]
+            raise ConformanceFailure(
+                [f"the adapter raised {type(exc).__name__}: {exc}",
+                 *(f"  {f.filename}:{f.lineno} in {f.name}: {f.line}" for f in frames[-5:])]
+            ) from None
         problems = judge(self.doc, result, self.hello.get("facts") or (),
                          reports=self.hello.get("reports") or ())
         if problems:
@@ -77,9 +85,13 @@ class ConformanceItem(pytest.Item):
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, ConformanceFailure):
-            return "\n".join([f"vector {self.doc['id']} ({self.path_str}):",
-                              *excinfo.value.problems])
-        return super().repr_failure(excinfo)
+            from .conformance import compat
+            problems = excinfo.value.problems
+            step = next((int(p.split(":")[0][5:]) for p in problems
+                         if p.startswith("step ") and p.split(":")[0][5:].isdigit()), None)
+            return "\n".join([f"vector {self.doc['id']} ({self.path_str}):", *problems,
+                              *compat.replay_lines(self.path_str, self.doc, step)])
+        return super().repr_failure(excinfo, style="short")
 
     def reportinfo(self):
         return self.path_str, None, f"fsm-conformance::{self.doc['id']}"

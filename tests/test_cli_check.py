@@ -57,7 +57,7 @@ def test_the_double_attack_example_replays(capsys):
 @pytest.mark.rule("4E-EX-REACH")
 def test_the_entering_reach_example_replays(capsys):
     """The text's movement example: the reaction comes mid-move, after a square."""
-    path = ROOT / "spec" / "scenarios" / "4e-reaction-breaks-into-movement.json"
+    path = ROOT / "spec" / "scenarios" / "4e-reaction-when-the-ogre-enters-reach.json"
     assert main(["check", "--json", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["steps"][1]["reason"] == "moved-less-than-one-square"

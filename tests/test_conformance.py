@@ -352,3 +352,33 @@ def test_an_engine_with_one_broken_rule_is_reported_failing_that_rule_only(mode,
     doc = json.loads(capsys.readouterr().out)
     assert sorted(r for r, e in doc["rules"].items() if e["status"] == "fails") == broken
     assert doc["headline"].startswith("fails the fsm suite")
+
+
+def test_a_failure_names_its_file_step_and_a_command_that_replays_it(capsys):
+    """Each FAIL line is followed by the vector's file, the failing step as
+    written and one command that replays it."""
+    target = "4e-interrupt-too-late"
+    assert main(["conformance", *FEW, "--program", f"{FAKE} wrong-verdict {target}"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(out) if line.startswith(f"FAIL {target}: step "))
+    file_line, step_line, replay = (line.strip() for line in out[at + 1:at + 4])
+    path = file_line.removeprefix("file: ")
+    assert path.endswith(f"{target}.json")
+    n = int(out[at].split(": step ")[1].split(":")[0])
+    written = json.loads(Path(path).read_text())["steps"][n - 1]
+    written.pop("expect", None)
+    assert json.loads(step_line.split(": ", 1)[1]) == written
+    assert replay == f"replay: fsm check {path} --explain"
+
+
+def test_an_adapter_that_raises_gets_a_short_traceback(tmp_path):
+    """An adapter's own exception is shown with pytest's short traceback, not
+    hundreds of lines of pytest internals."""
+    (tmp_path / "adapter.py").write_text(
+        "def run(vector):\n    raise RuntimeError('my engine broke')\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "--fsm-adapter", "adapter:run", "-x"], cwd=tmp_path,
+                          capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    assert "my engine broke" in done.stdout
+    assert len(done.stdout.splitlines()) < 40, done.stdout

@@ -209,3 +209,11 @@ def test_an_engine_that_judges_an_unreadable_step_fails_its_vector(path):
                                                               if last["error"] != "bad-value"
                                                               else "unknown-field")])
     assert judge(doc, other, ()) != []
+
+
+def test_ids_are_unique_across_vectors_and_scenarios():
+    """No two files of the default run share an id (a report would list one
+    twice, and pytest would show two items under one name)."""
+    generated = sorted((ROOT / "spec" / "vectors" / "generated").glob("*.json"))
+    ids = [_load(p)["id"] for p in [*VECTORS, *generated, *SCENARIOS]]
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})

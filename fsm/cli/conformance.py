@@ -180,9 +180,13 @@ def cmd_conformance(args) -> int:
         sys.stdout.flush()
         print(C.summary(outcomes), file=sys.stderr)
     else:
+        docs = dict(vectors)
         for o in outcomes:
             if o.status == C.FAIL:
                 print(f"FAIL {o.id}: {o.message}")
+                for line in compat.replay_lines(o.path, docs.get(o.path) or {},
+                                                compat.failing_step(o)):
+                    print(f"     {line}")
             elif o.status == C.SKIP:
                 print(f"SKIP {o.id}: {o.message}")
             elif args.verbose:

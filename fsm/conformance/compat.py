@@ -34,6 +34,21 @@ def failing_step(outcome) -> int | None:
 _GOT = re.compile(r"got (?:rejected|gm) \(([a-z0-9-]+)\)")
 
 
+def replay_lines(path: str, doc: dict, step: int | None) -> list[str]:
+    """Where a failure is, the step as written, and one command replaying it."""
+    import json
+    from ..io.terminal import safe
+    out = [f"file: {safe(path)}"]
+    steps = doc.get("steps") or ()
+    if step is not None and 0 < step <= len(steps):
+        data = steps[step - 1]
+        shown = {k: v for k, v in data.items() if k != "expect"} if isinstance(data, dict) \
+            else data
+        out.append(f"step {step}: {safe(json.dumps(shown, ensure_ascii=False))}")
+    out.append(f"replay: fsm check {safe(path)} --explain")
+    return out
+
+
 def blamed(outcome, doc) -> tuple:
     """The rule ids a failed vector counts against, from its first failing
     step: where the reference refuses the step (or leaves it to the GM), the

@@ -36,7 +36,7 @@ SCENARIOS_DIR = ROOT / "spec" / "scenarios"
 EXAMPLES = (
     "4e-interrupt-shift-away",
     "4e-reaction-between-attack-rolls",
-    "4e-reaction-breaks-into-movement",
+    "4e-reaction-when-the-ogre-enters-reach",
     "4e-reaction-when-hit",
     "pf2-release-two-objects",
     "pf2-disrupted-spell",
