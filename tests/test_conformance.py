@@ -71,7 +71,7 @@ def test_the_report_gives_each_rules_status(tmp_path, capsys):
     assert "<title>Conformance of" in page and target in page
     md = tmp_path / "report.md"
     main(["conformance", *FEW, "--report", str(md)])
-    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 |" in md.read_text(encoding="utf-8")
+    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 |  |" in md.read_text(encoding="utf-8")
 
 
 def test_a_wrong_verdict_fails_the_vector_only(capsys):

@@ -164,11 +164,13 @@ def cmd_conformance(args) -> int:
     if args.fuzz is not None:
         return cmd_fuzz(args)
     vectors = C.collect(args.paths)
+    hello: dict = {}
     if args.program:
-        outcomes = C.run_program(vectors, args.program, args.timeout)
+        outcomes = C.run_program(vectors, args.program, args.timeout, hello)
     else:
         outcomes = C.run_in_process(vectors)
-    engine = args.program or "the fsm reference machine"
+    # the reports name the engine as its handshake does, else by its command
+    engine = str(hello.get("engine") or args.program or "the fsm reference machine")
     if args.junit:
         write_report(args.junit, C.junit(outcomes))
     if args.report:

@@ -144,15 +144,26 @@ def as_json(outcomes, docs, engine: str) -> dict:
 def markdown(outcomes, docs, engine: str) -> str:
     rules = by_rule(outcomes, docs)
     lines = [f"# Conformance of {engine}", "", f"**{headline(outcomes, docs)}**", "",
-             "| rule | status | passed | failed | skipped |", "|---|---|---|---|---|"]
+             "| rule | status | passed | failed | skipped | failing vectors |",
+             "|---|---|---|---|---|---|"]
     for rid, e in rules.items():
-        lines.append(f"| {rid} | {status(e)} | {len(e[PASS])} | "
-                     f"{', '.join(e[FAIL]) or 0} | {len(e[SKIP])} |")
+        lines.append(f"| {rid} | {status(e)} | {len(e[PASS])} | {len(e[FAIL])} | "
+                     f"{len(e[SKIP])} | {', '.join(f'`{v}`' for v in e[FAIL])} |")
     failed = [o for o in outcomes if o.status == FAIL]
     if failed:
         lines += ["", "## Failed vectors", ""]
         lines += [f"- `{o.id}`: {o.message}" for o in failed]
     return "\n".join(lines) + "\n"
+
+
+_STYLE = (
+    "body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
+    "padding:0 1rem;color:#222}h1{font-size:1.6rem;margin-bottom:.25rem}"
+    "table{border-collapse:collapse;width:100%;margin:1rem 0;display:block;overflow-x:auto}"
+    "th,td{border-bottom:1px solid #ddd;padding:.35rem .6rem;text-align:left;"
+    "vertical-align:top}th{background:#f4f4f4}code{font-size:.9em}"
+    "li{margin:.2rem 0}@media print{body{margin:0;max-width:none}a{color:inherit}}"
+)
 
 
 def html_page(outcomes, docs, engine: str) -> str:
@@ -161,16 +172,18 @@ def html_page(outcomes, docs, engine: str) -> str:
     rows = "\n".join(
         f"<tr><td>{html.escape(rid)}</td>"
         f"<td style=\"color:{colour[status(e)]}\"><strong>{status(e)}</strong></td>"
-        f"<td>{len(e[PASS])}</td><td>{html.escape(', '.join(e[FAIL])) or 0}</td>"
-        f"<td>{len(e[SKIP])}</td></tr>"
+        f"<td>{len(e[PASS])}</td><td>{len(e[FAIL])}</td><td>{len(e[SKIP])}</td>"
+        f"<td>{html.escape(', '.join(e[FAIL]))}</td></tr>"
         for rid, e in rules.items())
     failed = "".join(f"<li><code>{html.escape(o.id)}</code>: {html.escape(o.message)}</li>"
                      for o in outcomes if o.status == FAIL)
     title = f"Conformance of {html.escape(engine)}"
     return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{title}</title></head><body>\n<h1>{title}</h1>\n"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{title}</title><style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
             f"<p><strong>{html.escape(headline(outcomes, docs))}</strong></p>\n"
             f"<table><thead><tr><th>rule</th><th>status</th><th>passed</th><th>failed</th>"
-            f"<th>skipped</th></tr></thead><tbody>\n{rows}\n</tbody></table>\n"
+            f"<th>skipped</th><th>failing vectors</th></tr></thead><tbody>\n{rows}\n"
+            f"</tbody></table>\n"
             + (f"<h2>Failed vectors</h2><ul>{failed}</ul>\n" if failed else "")
             + "</body></html>\n")

@@ -187,11 +187,16 @@ class Engine:
         self.reader = None
 
 
-def run_program(vectors, command: str, timeout: float = 10.0) -> list[Outcome]:
+def run_program(vectors, command: str, timeout: float = 10.0,
+                hello_seen: dict | None = None) -> list[Outcome]:
+    """Run ``vectors`` on ``command``; ``hello_seen``, when given, receives the
+    engine's handshake (its name for the reports)."""
     engine = Engine(command, timeout)
     out = []
     try:
         hello = engine.start()
+        if hello_seen is not None:
+            hello_seen.update(hello)
     except EngineError as exc:
         engine.stop()
         return [Outcome(doc.get("id", path), path, FAIL, f"handshake: {exc}")
