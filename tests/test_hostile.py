@@ -230,3 +230,20 @@ def test_a_step_error_reads_as_english(ruleset, step, message):
     with pytest.raises(StepError) as err:
         enc.step(step)
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["conformance", "--program", "python 'unbalanced"], "No closing quotation"),
+    (["conformance", "--program", "fsm serve", "--timeout", "1e10"], "at most 86400"),
+    (["explore", "dnd4e", "--jobs", "100000"], "1 to 256 processes"),
+    (["explore", "dnd4e", "--option", "free_actions_per_turn=" + "9" * 50], "at most 40"),
+    (["site", ""], "an empty path"),
+    (["conformance", "--report", " "], "an empty path"),
+    (["diagram", "dnd4e", "-o", ""], "an empty path"),
+])
+def test_command_line_values_out_of_bounds_are_one_line_and_exit_2(argv, says, capsys):
+    """What files refuse, the command line refuses too: one line, exit 2."""
+    from fsm.cli import main as fsm_main
+    assert fsm_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err

@@ -19,16 +19,32 @@ def ruleset_names() -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
+MAX_SECONDS = 86_400.0      # a day: what every wait of the runner can be asked for
+MAX_PROCESSES = 256
+
+
 def seconds(text: str) -> float:
-    """A positive, finite number of seconds (argparse type)."""
+    """A positive, finite number of seconds, at most a day (argparse type)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, "
-                                         f"not {text}")
+    if not math.isfinite(value) or value <= 0 or value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, at most "
+                                         f"{MAX_SECONDS:g}, not {text}")
     return value
+
+
+def command(text: str) -> str:
+    """A command line, as a shell would split it (argparse type)."""
+    import shlex
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read the command {text!r}: {exc}") from None
+    if not words:
+        raise argparse.ArgumentTypeError("the command is empty")
+    return text
 
 
 def processes(text: str) -> int:
@@ -37,9 +53,17 @@ def processes(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more processes, not {value}")
+    if not 1 <= value <= MAX_PROCESSES:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_PROCESSES} processes, not {value}")
     return value
+
+
+def output_path(text: str) -> str:
+    """A file or folder to write to: not an empty string, which would mean
+    the current folder (argparse type)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name the file or folder to write")
+    return text
 
 
 def sources_folder(folder):

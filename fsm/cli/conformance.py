@@ -10,7 +10,7 @@ import sys
 
 from ..errors import EngineError, InputError
 from ..paths import default_root
-from .common import cpus, processes, seconds, write_report
+from .common import command, cpus, output_path, processes, seconds, write_report
 
 
 def add_parser(sub) -> None:
@@ -21,15 +21,16 @@ def add_parser(sub) -> None:
     conf.add_argument("paths", nargs="*", metavar="PATH",
                       help="vector files or folders, searched to any depth (default: "
                            "spec/vectors, generated ones included, and spec/scenarios)")
-    conf.add_argument("--program", metavar="CMD",
+    conf.add_argument("--program", metavar="CMD", type=command,
                       help="an engine to test, started once (e.g. \"fsm serve\")")
     conf.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
-                      help="seconds an engine may take per vector (default 10)")
+                      help="seconds an engine may take per vector (default 10, at most a "
+                           "day)")
     conf.add_argument("--json", action="store_true",
                       help="print the outcomes, and each rule's status, as JSON on stdout "
                            "(the summary line then goes to stderr)")
-    conf.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
-    conf.add_argument("--report", metavar="FILE",
+    conf.add_argument("--junit", metavar="FILE", type=output_path, help="also write a JUnit XML report")
+    conf.add_argument("--report", metavar="FILE", type=output_path,
                       help="also write a compatibility report by rule id: HTML for "
                            "*.html, Markdown otherwise")
     conf.add_argument("-v", "--verbose", action="store_true", help="list passed vectors too")
@@ -47,7 +48,7 @@ def add_parser(sub) -> None:
                            "the shortest disagreement as a vector")
     conf.add_argument("--seed", type=int, default=0, metavar="S",
                       help="seed of --fuzz: the same seed gives the same timelines")
-    conf.add_argument("--out", metavar="DIR", default=None,
+    conf.add_argument("--out", metavar="DIR", default=None, type=output_path,
                       help="where --fuzz writes the vector it found (default: here)")
     conf.add_argument("--root", default=None, help=argparse.SUPPRESS)
     conf.set_defaults(func=cmd_conformance)

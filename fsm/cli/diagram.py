@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import DiagramError, InputError
 from ..scenario import is_log
-from .common import ruleset_names
+from .common import output_path, ruleset_names
 
 
 def add_parser(sub) -> None:
@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
                      help="overview (default) or the trigger windows in detail")
     dia.add_argument("--format", choices=("dot", "svg", "png", "mermaid"),
                      help="default: from -o's extension, else dot")
-    dia.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    dia.add_argument("-o", "--output", metavar="FILE", type=output_path, help="write to FILE")
     whole = dia.add_mutually_exclusive_group()
     whole.add_argument("--check", action="store_true",
                        help="regenerate every committed picture and fail on any difference")

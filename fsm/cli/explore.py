@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..errors import ConfigError, InputError
-from .common import cpus, processes, ruleset_names, seconds
+from .common import cpus, output_path, processes, ruleset_names, seconds
 
 
 def add_parser(sub) -> None:
@@ -39,7 +39,7 @@ def add_parser(sub) -> None:
     exp.add_argument("--audit", action="store_true",
                      help="also list situations no row decides or two rows could decide")
     exp.add_argument("--json", action="store_true", help="print the result as JSON")
-    exp.add_argument("--out", default=".", metavar="DIR",
+    exp.add_argument("--out", default=".", metavar="DIR", type=output_path,
                      help="where to write a counterexample vector (default: .)")
     exp.add_argument("--jobs", type=processes, default=cpus(), metavar="J",
                      help="processes sharing each level of the walk (default: one per CPU); "

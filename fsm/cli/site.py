@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from .common import SEEDS_ENV, sources_folder
+from .common import SEEDS_ENV, output_path, sources_folder
 
 EPILOG_SITE = """\
 The site is plain files (HTML, one style sheet, inline SVG and a small
@@ -43,7 +43,8 @@ def add_parser(sub) -> None:
         description="Build a static web site: a page per rule, per text, per scenario "
                     "(with a step-through), the reason codes and options, the vectors.",
         epilog=EPILOG_SITE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    site.add_argument("out", metavar="OUT", help="the folder to write the site to")
+    site.add_argument("out", metavar="OUT", type=output_path,
+                      help="the folder to write the site to")
     site.add_argument("--sources", metavar="DIR", default=None,
                       help="folder holding the texts: show their sentences too (a private "
                            f"build; ${SEEDS_ENV} is not read here, on purpose)")

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 
 from ..errors import ConfigError
+from ..io.jsonsafe import MAX_DIGITS
 from ..report import describe
 from ..rulesets import RULESETS
 from .audit import AMBIGUOUS, REFUSED, ROW, STRUCTURAL, UNDEFINED
@@ -67,6 +68,10 @@ def parse_option(text: str, ruleset: str) -> tuple:
     if opt is None:
         known = ", ".join(o.name for o in RULESETS[ruleset].options)
         raise ConfigError(f"unknown option {name!r} for {ruleset} (known: {known})")
+    if raw.isdigit() and len(raw) > MAX_DIGITS:
+        # as files are read (fsm.io.jsonsafe): a number of that size is no option value
+        raise ConfigError(f"--option {name}: an integer of {len(raw)} digits; at most "
+                          f"{MAX_DIGITS}")
     value = None if raw == "null" else int(raw) if raw.isdigit() else raw
     problem = opt.check(value)
     if problem:
