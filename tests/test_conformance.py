@@ -382,3 +382,23 @@ def test_an_adapter_that_raises_gets_a_short_traceback(tmp_path):
                           env={"PYTHONPATH": str(tmp_path), "PATH": ""})
     assert "my engine broke" in done.stdout
     assert len(done.stdout.splitlines()) < 40, done.stdout
+
+
+def test_what_an_engine_says_is_escaped_in_every_report(tmp_path, capsys):
+    """Control characters and a lone surrogate in an engine's answer reach no
+    terminal raw, keep the JUnit XML well-formed and the Markdown and HTML
+    reports writable; JSON keeps them exact."""
+    target = "4e-interrupt-too-late"
+    junit, md, page = tmp_path / "r.xml", tmp_path / "r.md", tmp_path / "r.html"
+    argv = ["conformance", *FEW, "--program", f"{FAKE} hostile-text {target}", "-v"]
+    for report in (md, page):
+        assert main([*argv, "--junit", str(junit), "--report", str(report)]) == 1
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out and "\\x1b[2J" in out
+        ET.parse(junit)                          # well-formed
+        text = report.read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\\x1b" in text
+    assert main([*argv, "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    failed = next(o for o in doc["outcomes"] if o["id"] == target)
+    assert "\x1b[2J" in failed["message"]

@@ -74,10 +74,17 @@ def sources_folder(folder):
 
 
 def write_report(path, text) -> None:
+    """Write ``text`` to ``path`` whole or not at all: beside it first, then
+    renamed over it, so that no half-written report is left behind."""
+    folder = os.path.dirname(os.path.abspath(path))
+    partial = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.partial")
     try:
-        with open(path, "w", encoding="utf-8") as fh:
+        with open(partial, "w", encoding="utf-8", errors="backslashreplace") as fh:
             fh.write(text)
+        os.replace(partial, path)
     except OSError as exc:
+        if os.path.exists(partial):
+            os.unlink(partial)
         raise InputError(path, f"cannot write: {exc.strerror}") from None
 
 

@@ -10,6 +10,7 @@ import sys
 
 from ..errors import EngineError, InputError
 from ..paths import default_root
+from ..io.terminal import safe
 from .common import command, cpus, output_path, processes, seconds, write_report
 
 
@@ -186,14 +187,14 @@ def cmd_conformance(args) -> int:
         docs = dict(vectors)
         for o in outcomes:
             if o.status == C.FAIL:
-                print(f"FAIL {o.id}: {o.message}")
+                print(f"FAIL {safe(o.id)}: {safe(o.message)}")
                 for line in compat.replay_lines(o.path, docs.get(o.path) or {},
                                                 compat.failing_step(o)):
                     print(f"     {line}")
             elif o.status == C.SKIP:
-                print(f"SKIP {o.id}: {o.message}")
+                print(f"SKIP {safe(o.id)}: {safe(o.message)}")
             elif args.verbose:
-                print(f"ok   {o.id}")
+                print(f"ok   {safe(o.id)}")
         if args.verbose or args.report:
             print(compat.headline(outcomes, vectors))
         print(C.summary(outcomes))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 from .vectors import FAIL, FORMAT, PASS, SKIP, summary
 
@@ -142,6 +143,14 @@ def as_json(outcomes, docs, engine: str) -> dict:
 
 
 def markdown(outcomes, docs, engine: str) -> str:
+    """The report for people, as Markdown; what an engine said is escaped
+    (fsm.io.terminal.safe), backticks and bars included."""
+    from ..io.terminal import safe
+
+    def md(text) -> str:
+        return safe(text).replace("|", "\\|").replace("`", "'")
+
+    engine = md(engine)
     rules = by_rule(outcomes, docs)
     lines = [f"# Conformance of {engine}", "", f"**{headline(outcomes, docs)}**", "",
              "| rule | status | passed | failed | skipped | failing vectors |",
@@ -152,7 +161,7 @@ def markdown(outcomes, docs, engine: str) -> str:
     failed = [o for o in outcomes if o.status == FAIL]
     if failed:
         lines += ["", "## Failed vectors", ""]
-        lines += [f"- `{o.id}`: {o.message}" for o in failed]
+        lines += [f"- `{md(o.id)}`: {md(o.message)}" for o in failed]
     return "\n".join(lines) + "\n"
 
 
@@ -167,6 +176,9 @@ _STYLE = (
 
 
 def html_page(outcomes, docs, engine: str) -> str:
+    from ..io.terminal import safe
+    engine = safe(engine)
+    outcomes = [replace(o, id=safe(o.id), message=safe(o.message)) for o in outcomes]
     rules = by_rule(outcomes, docs)
     colour = {CONFORMS: "#1b7837", FAILS: "#b2182b", UNTESTED: "#6b6b6b"}
     rows = "\n".join(

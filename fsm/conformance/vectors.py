@@ -201,6 +201,12 @@ def junit(outcomes, name="fsm-conformance") -> str:
     # fsm serve and runs without --junit need not pay
     from xml.sax.saxutils import escape, quoteattr
 
+    from ..io.terminal import safe
+
+    def text(value) -> str:       # XML 1.0 admits no control character, escaped or not
+        return "\n".join(safe(line) for line in str(value).split("\n"))
+
+    name = text(name)
     fails = sum(1 for o in outcomes if o.status == FAIL)
     skips = sum(1 for o in outcomes if o.status == SKIP)
     total = sum(o.seconds for o in outcomes)
@@ -208,15 +214,15 @@ def junit(outcomes, name="fsm-conformance") -> str:
              f'<testsuite name={quoteattr(name)} tests="{len(outcomes)}" failures="{fails}" '
              f'errors="0" skipped="{skips}" time="{total:.3f}">']
     for o in outcomes:
-        head = (f'  <testcase classname="conformance" name={quoteattr(o.id)} '
-                f'file={quoteattr(o.path)} time="{o.seconds:.3f}"')
+        head = (f'  <testcase classname="conformance" name={quoteattr(text(o.id))} '
+                f'file={quoteattr(text(o.path))} time="{o.seconds:.3f}"')
         if o.status == PASS:
             lines.append(head + "/>")
         elif o.status == SKIP:
-            lines.append(head + f"><skipped message={quoteattr(o.message)}/></testcase>")
+            lines.append(head + f"><skipped message={quoteattr(text(o.message))}/></testcase>")
         else:
-            body = escape("\n".join(o.details or [o.message]))
-            lines.append(head + f"><failure message={quoteattr(o.message)}>{body}"
+            body = escape(text("\n".join(o.details or [o.message])))
+            lines.append(head + f"><failure message={quoteattr(text(o.message))}>{body}"
                          f"</failure></testcase>")
     lines.append("</testsuite>")
     return "\n".join(lines) + "\n"

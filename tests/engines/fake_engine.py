@@ -3,7 +3,8 @@
 Usage: fake_engine.py MODE [VECTOR_ID [MARKER]]. It answers like the reference engine,
 except on VECTOR_ID (or on every vector for 'slow' and 'pf2-only'), where MODE
 decides what goes wrong: crash, hang, garbage, wrong-id, slow, pf2-only,
-bad-hello, wrong-verdict; huge-int, deep, bad-utf8, long-line, endless,
+bad-hello, wrong-verdict, hostile-text (a reason of control characters and
+a lone surrogate); huge-int, deep, bad-utf8, long-line, endless,
 no-read (stops reading its input), hello-list, hello-number, and the
 answers of MALFORMED; and for fuzzing (every vector): free-overlap (a
 combatant's free action during its own pending action is allowed),
@@ -104,6 +105,9 @@ def main():
             for step in result["steps"]:
                 if step["verdict"] == "rejected":
                     step["verdict"] = "allowed"
+        if hit and mode == "hostile-text":
+            # a wrong reason made of a terminal escape, a bell and a lone surrogate
+            result["steps"][-1].update(verdict="rejected", reason="\x1b[2J\x1b]0;x\x07\ud800")
         if hit and mode in MALFORMED:
             MALFORMED[mode](result["steps"][0])
         print(json.dumps(result), flush=True)

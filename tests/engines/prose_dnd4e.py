@@ -25,8 +25,9 @@ STACK_MOVES = {"resolve", "continue", "lose"}
 ALL_KINDS = UNTRIGGERED | ANSWERS | STACK_MOVES | {"event", "end-turn"}
 NEEDS_ACTOR = UNTRIGGERED | ANSWERS
 NO_FRAME = STACK_MOVES | {"end-turn"}
+# T-ERRORS: a frame's fields, `forced` among them, are errors on a step that makes no frame.
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
-                "attack", "targets")
+                "forced", "attack", "targets")
 
 STEP_FIELDS = {"actor", "attack", "attacks", "comment", "do", "expect", "forced", "id", "name",
                "on", "parts", "path", "provokes", "readies", "ruling", "shift", "squares",
@@ -472,14 +473,22 @@ def provokes_now(st, f, c):
 
 
 def declared_provokes(st, actor, step):
-    """T-SCENE: whom a step provokes, read off the positions when it is
-    declared (its first part pending, the actor on its square)."""
-    f = Frame(None, step["do"], actor)
-    f.path = step.get("path")
-    f.shift = step.get("shift") is True
-    f.forced = step.get("forced")
-    f.attack = step.get("attack")
-    return {c for c in st.sides if provokes_now(st, f, c)}
+    """T-SCENE: a stated `provokes` is compared with the positions when the
+    step is declared: every enemy next to every square its path leaves
+    (where the actor stands, then each square but the last), not a shift
+    nor a `forced` path, and for a ranged or area attack every enemy next to
+    where the actor stands."""
+    if actor is None:
+        return set()
+    here = st.positions[actor]
+    foes = enemies(st, actor)
+    path = [tuple(q) for q in step["path"]] if step.get("path") else []
+    left = []
+    if move_provokes(path, step.get("shift") is True, step.get("forced")):
+        left = [here] + path[:-1]
+    if step.get("attack") in ("ranged", "area"):
+        left.append(here)
+    return {c for c in foes for q in left if next_to(q, st.positions[c])}
 
 
 def entry_part(st, f, c):
@@ -522,9 +531,9 @@ def mark_lost(st, f):
 # T-ERRORS: the first error in this order is reported: an unknown field, `do`,
 # a frame's field on a step that makes no frame, `actor`, `id`, `to` on a step
 # that answers nothing, `on`, two part counts, a part count's value,
-# `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path` (its
-# squares, then a part count beside it), `ruling`, `name`, the free-text
-# fields (`readies`); a `to` naming no frame comes last (find_trigger).
+# `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
+# (_read_path gives its own order), `ruling`, `name`, the free-text fields
+# (`readies`); a `to` naming no frame comes last (find_trigger).
 
 
 def _is_int(v):
@@ -566,7 +575,7 @@ def read_step(st, step, n):
 
 
 def _read_kind(step):
-    if "do" not in step:
+    if step.get("do") is None:      # T-ERRORS: missing or null
         err("missing-kind", "a step without 'do'")
     kind = step["do"]
     if not isinstance(kind, str) or kind not in ALL_KINDS:
@@ -660,14 +669,20 @@ def _read_shift_forced(step, kind):
 
 
 def _read_path(st, step, actor):
+    """T-ERRORS, in this order: path-without-scene, a path without an actor
+    (missing-actor), its list and squares (bad-value), a teleport of more
+    than one square, a square not next to the last, the last square on
+    another combatant (bad-path), then a part count beside it."""
     if "path" not in step:
         return
+    if st.positions is None:
+        err("path-without-scene", "path needs a scene")
+    if actor is None:
+        err("missing-actor", "a path needs an actor to walk it")
     path = step["path"]
     if not isinstance(path, list) or not 1 <= len(path) <= 100 or not all(
             _is_square(q) for q in path):
         err("bad-value", "path must be a list of squares")
-    if st.positions is None:
-        err("path-without-scene", "path needs a scene")
     _walk(st, [tuple(q) for q in path], actor, step.get("forced") == "teleport")
     given = [k for k in ("squares", "attacks", "parts") if k in step]
     if given and (given != ["squares"] or step["squares"] != len(path)):
@@ -675,11 +690,9 @@ def _read_path(st, step, actor):
 
 
 def _walk(st, squares, actor, teleport):
-    """FORMAT.md, The scene: walked by an actor, each square next to the last
-    (the first next to where it stands), not ending on another combatant; a
-    teleport's path is the one square arrived at."""
-    if actor is None:
-        err("bad-path", "a path needs an actor to walk it")
+    """FORMAT.md, The scene: each square next to the last (the first next to
+    where the actor stands), not ending on another combatant; a teleport's
+    path is the one square arrived at."""
     if teleport:
         if len(squares) != 1:
             err("bad-path", "a teleport's path is one square")
@@ -704,8 +717,7 @@ def _read_texts(step, kind):
             err("field-of-another-kind", "'readies' belongs to a ready step")
         if not isinstance(step["readies"], str):
             err("bad-value", "readies must be a string")
-    if "comment" in step and not isinstance(step["comment"], str):
-        err("bad-value", "comment must be a string")
+    # T-ERRORS: `comment` is never read, whatever its value.
 
 
 # ---------------------------------------------------------------- judging
@@ -1007,11 +1019,11 @@ def resolve_part(st, f):
     f.win = True                       # T-PARTS: this part's window opens, earlier one closed
     if f.path is not None and f.owner is not None:
         st.positions[f.owner] = f.path[f.cur]
+    st.close_owner_windows(f)          # T-OWNER: the part resolved ...
     if f.cur == f.parts - 1:
         f.finished = True
         st.resolved.append(f.id)
-        on_finish(st, f)
-    st.close_owner_windows(f)
+        on_finish(st, f)               # ... then a scene loss it causes (T-SCENE)
 
 
 def on_finish(st, f):

@@ -38,8 +38,9 @@ STEP_FIELDS = {"actor", "attack", "attacks", "comment", "cost", "do", "expect", 
                "shift", "squares", "targets", "to", "triggers"}
 
 NO_FRAME = STACK_MOVES | {"end-turn"}
+# T-ERRORS: a frame's fields, `forced` among them, are errors on a step that makes no frame.
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
-                "attack", "targets")
+                "forced", "attack", "targets")
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers")
 ATTACKS = ("melee", "ranged", "area", "close")
@@ -208,9 +209,9 @@ class State:
 # T-ERRORS: the first error in this order is reported: an unknown field, `do`,
 # a frame's field on a step that makes no frame, `actor`, `id`, `to` on a step
 # that answers nothing, `on`, two part counts, a part count's value,
-# `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path` (its
-# squares, then a part count beside it), `cost`, `ruling`, `name`; last a
-# `to` naming no frame.
+# `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
+# (read_path gives its own order), `cost`, `ruling`, `name`; last a `to`
+# naming no frame.
 
 def err(code, msg):
     raise ReadError(code, msg)
@@ -254,7 +255,7 @@ def read_step(st, n, step):
     read_cost(step, do)
     check(step, "ruling", lambda v: v in ("allow", "deny"))
     check(step, "name", lambda v: isinstance(v, str))
-    check(step, "comment", lambda v: isinstance(v, str))
+    # T-ERRORS: `comment` is never read, whatever its value.
     tid = find_trigger(st, step) if do in ANSWERS else None
     if do == "end-turn" and actor is None:
         actor = st.next_combatant() if st.turn_ended else st.active
@@ -262,7 +263,7 @@ def read_step(st, n, step):
 
 
 def read_kind(step):
-    if "do" not in step:
+    if step.get("do") is None:      # T-ERRORS: missing or null
         err("missing-kind", "a step without 'do'")
     do = step["do"]
     if not isinstance(do, str) or do not in KINDS:
@@ -342,12 +343,18 @@ def read_shift_forced(step, do):
 
 
 def read_path(st, step, actor):
+    """T-ERRORS, in this order: path-without-scene, a path without an actor
+    (missing-actor), its list and squares (bad-value), a teleport of more
+    than one square, a square not next to the last, the last square on
+    another combatant (bad-path), then a part count beside it."""
     if "path" not in step:
         return
-    check(step, "path", lambda v: isinstance(v, list) and 1 <= len(v) <= 100
-          and all(is_square(q) for q in v))
     if st.positions is None:
         err("path-without-scene", "`path` needs a scene")
+    if actor is None:
+        err("missing-actor", "a path needs an actor to walk it")
+    check(step, "path", lambda v: isinstance(v, list) and 1 <= len(v) <= 100
+          and all(is_square(q) for q in v))
     walk(st, [tuple(q) for q in step["path"]], actor, step.get("forced") == "teleport")
     counts = [k for k in ("squares", "attacks", "parts") if k in step]
     if counts and (counts != ["squares"] or step["squares"] != len(step["path"])):
@@ -360,11 +367,9 @@ def next_to(a, b):
 
 
 def walk(st, squares, actor, teleport):
-    """FORMAT.md, The scene: walked by an actor, each square next to the last
-    (the first next to where it stands), not ending on another combatant; a
-    teleport's path is the one square arrived at."""
-    if actor is None:
-        err("bad-path", "a path needs an actor to walk it")
+    """FORMAT.md, The scene: each square next to the last (the first next to
+    where the actor stands), not ending on another combatant; a teleport's
+    path is the one square arrived at."""
     if teleport:
         if len(squares) != 1:
             err("bad-path", "a teleport's path is one square")
