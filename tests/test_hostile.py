@@ -247,3 +247,18 @@ def test_command_line_values_out_of_bounds_are_one_line_and_exit_2(argv, says, c
     assert fsm_main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err, err
+
+
+def test_fsm_serve_refuses_a_line_past_the_limit_and_goes_on():
+    """A line longer than the runner's per-line limit gets one error answer
+    and is skipped without being held whole; the next line is answered."""
+    import subprocess
+    import sys
+    from fsm.conformance.engine import MAX_LINE
+    data = b"[" * (MAX_LINE + 10) + b"\n" + b'{"type": "hello"}\n'
+    proc = subprocess.run([sys.executable, "-m", "fsm", "serve"], input=data,
+                          capture_output=True, timeout=120)
+    first, second = proc.stdout.decode().splitlines()
+    assert json.loads(first) == {"type": "error",
+                                 "message": f"a line longer than {MAX_LINE} bytes; refused"}
+    assert json.loads(second)["type"] == "hello"

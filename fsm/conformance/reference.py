@@ -11,6 +11,7 @@ from ..errors import InputError, StepError, TableGap
 from ..io import jsonsafe
 from ..rulesets import RULESETS
 from ..scenario import build
+from .engine import MAX_LINE
 from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, REPORTS,
                       Outcome, judge, public_vector)
 
@@ -79,9 +80,34 @@ def run_in_process(vectors, ruleset=None) -> list[Outcome]:
 
 # -- the engine side: `fsm serve` -----------------------------------------------------
 
+def _lines(stdin):
+    """The input's lines as text, each read with at most MAX_LINE bytes held: a
+    longer one is skipped to its end and given as None (refused, not read)."""
+    source = getattr(stdin, "buffer", None)
+    if source is None:                    # a text stream (tests): lines as they come
+        yield from stdin
+        return
+    while True:
+        raw = source.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = source.readline(MAX_LINE)
+            yield None
+            continue
+        yield raw.decode("utf-8", errors="surrogateescape")
+
+
 def serve(stdin, stdout) -> int:
-    """Speak the protocol as the reference engine until stdin closes."""
-    for line in stdin:
+    """Speak the protocol as the reference engine until stdin closes; a line
+    longer than MAX_LINE bytes gets an error answer and is never held whole."""
+    for line in _lines(stdin):
+        if line is None:
+            reply = {"type": "error", "message": f"a line longer than {MAX_LINE} bytes; refused"}
+            stdout.write(json.dumps(reply) + "\n")
+            stdout.flush()
+            continue
         line = line.strip()
         if not line:
             continue
