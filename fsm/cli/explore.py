@@ -160,11 +160,4 @@ def _shard(cfg, args) -> int:
 
 def _merged(files):
     from ..explore import shard
-    from ..io.scenario import read_capped
-    docs = []
-    for name in files:
-        try:
-            docs.append(json.loads(read_capped(name, 1 << 30)))
-        except ValueError:
-            raise InputError(name, "not a shard file written by fsm explore --shard") from None
-    return shard.merge(docs)
+    return shard.merge([shard.read_shard(name) for name in files])

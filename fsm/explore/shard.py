@@ -107,6 +107,72 @@ def write_shard(doc: dict, folder: str) -> str:
     return path
 
 
+MAX_PARTS = 4096
+MAX_SHARD_BYTES = 1 << 30
+_INT = {"type": "integer", "minimum": 0, "maximum": 10 ** 12}
+_ENTRY = {"type": "array", "minItems": 6, "maxItems": 6,
+          "prefixItems": [_INT, _INT, _INT, _INT, _INT,
+                          {"type": "array", "items": {
+                              "type": "array", "minItems": 4, "maxItems": 4,
+                              "prefixItems": [{"type": "string"}, {"type": "string"},
+                                              {"type": "string"}, _INT]}}]}
+# What a shard file must be before anything of it is believed (fsm explore merge)
+SHARD_SCHEMA = {
+    "type": "object",
+    "required": ["kind", "format", "shard", "config", "runs"],
+    "properties": {
+        "kind": {"const": KIND},
+        "format": {"const": 1},
+        "shard": {"type": "array", "minItems": 2, "maxItems": 2,
+                  "prefixItems": [{"type": "integer", "minimum": 0, "maximum": MAX_PARTS},
+                                  {"type": "integer", "minimum": 1, "maximum": MAX_PARTS}]},
+        "config": {"type": "object",
+                   "required": ["ruleset", "combatants", "rounds", "depth"],
+                   "properties": {"ruleset": {"type": "string"},
+                                  "combatants": {"type": "integer", "minimum": 1, "maximum": 6},
+                                  "rounds": {"type": "integer", "minimum": 1, "maximum": 5},
+                                  "depth": {"type": "integer", "minimum": 1, "maximum": 4},
+                                  "options": {"type": "object"}}},
+        "runs": {"type": "array", "maxItems": 64, "items": {
+            "type": "object", "required": ["root", "states", "complete"],
+            "properties": {"root": {"type": "string"},
+                           "states": {"type": "object", "additionalProperties": _ENTRY},
+                           "complete": {"type": "boolean"},
+                           "stopped": {"type": ["string", "null"]}}}},
+    },
+}
+
+
+def read_shard(name: str) -> dict:
+    """A shard file, read within bounds (size, nesting, digits) and checked
+    against :data:`SHARD_SCHEMA` (InputError, one line, if it is not one)."""
+    from jsonschema import Draft202012Validator
+
+    from ..errors import InputError, JSONError
+    from ..io import jsonsafe
+    from ..io.scenario import read_capped
+    try:
+        with open(name, "rb") as fh:
+            head = fh.read(4096).lstrip()
+    except OSError as exc:
+        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
+    if not head.startswith(b"{"):       # /dev/zero, a picture: refused before a GiB is read
+        raise InputError(name, "not a shard file written by fsm explore --shard "
+                               "(not a JSON object)")
+    raw = read_capped(name, MAX_SHARD_BYTES)
+    try:
+        doc = jsonsafe.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, JSONError):
+        raise InputError(name, "not a shard file written by fsm explore --shard "
+                               "(not JSON)") from None
+    error = next(iter(Draft202012Validator(SHARD_SCHEMA).iter_errors(doc)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "the file"
+        raise InputError(name, f"not a shard file written by fsm explore --shard: {where}: "
+                               f"{error.message[:100]}")
+    return doc
+
+
 def merge(docs: list) -> Report:
     """The report of a single run, from the shard files of all its parts."""
     if not docs:
@@ -121,7 +187,12 @@ def merge(docs: list) -> Report:
     if seen != list(range(parts)):
         missing = sorted(set(range(parts)) - set(seen))
         raise ConfigError(f"shards missing or repeated: have {seen}, missing {missing}")
-    cfg = Config(**{k: v for k, v in config.items()})
+    try:
+        cfg = Config(**{k: v for k, v in config.items()})
+    except TypeError:
+        raise ConfigError("the shards' config is not one fsm explore writes") from None
+    from .output import check_config
+    check_config(cfg)
     total = Report(cfg)
     for number in range(len(docs[0]["runs"])):
         _merge_run(total, [d["runs"][number] for d in docs])

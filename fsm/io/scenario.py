@@ -38,7 +38,8 @@ def read_capped(path, limit: int = None) -> bytes:
     except OSError as exc:
         raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
     if len(raw) > limit:
-        raise InputError(path, f"more than {limit} bytes; scenarios are limited to {limit}")
+        raise InputError(path, f"more than {limit} bytes; refused (files read here are "
+                               f"limited to {limit})")
     return raw
 
 
