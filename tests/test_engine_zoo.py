@@ -123,3 +123,12 @@ def test_with_json_the_summary_is_the_last_line_of_stderr():
     done = _run(f"{sys.executable} -m fsm serve", "--json")
     assert json.loads(done.stdout)["summary"] == "3 passed, 0 failed, 0 skipped"
     assert done.stderr.strip().splitlines()[-1] == "3 passed, 0 failed, 0 skipped"
+
+
+def test_a_daemon_that_leaves_the_process_group_is_ended_too():
+    """An engine that double-forks a setsid() daemon holding its output: the
+    runner ends the daemon as well (it carries the run's marker)."""
+    marker = f"zoo-{uuid.uuid4().hex}"
+    done = _run(f"{sys.executable} {ENGINE} daemon - {marker}")
+    assert done.stdout.strip().splitlines()[-1] == "3 passed, 0 failed, 0 skipped", done.stdout
+    assert _alive(marker) == []

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import threading
 import time
+import uuid
 
 from ..errors import EngineError
 from ..io import jsonsafe
@@ -78,13 +79,19 @@ class Engine:
         self.lines: queue.Queue = queue.Queue()
         self.hello: dict = {}
         self.restarts = 0
+        self.marker = ""
 
     def start(self) -> dict:
         self.stop()
         try:
             argv = shlex.split(self.command)
+            # every process the engine starts inherits the marker, even one that
+            # leaves the process group (a daemon): stop() ends them all
+            self.marker = f"{os.getpid()}-{uuid.uuid4().hex}"
+            env = dict(os.environ, **{MARKER: self.marker})
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, start_new_session=True)
+                                         stderr=subprocess.DEVNULL, start_new_session=True,
+                                         env=env)
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc)
             raise EngineError(f"cannot start {self.command!r}: {why}") from None
@@ -155,7 +162,8 @@ class Engine:
                                   f"({exc.message}): {shown!r}") from None
 
     def kill(self) -> None:
-        """Kill the engine's whole process group."""
+        """Kill the engine's whole process group, and every process carrying
+        its marker that left the group."""
         if self.proc is None:
             return
         try:
@@ -165,6 +173,7 @@ class Engine:
                 self.proc.kill()
             except OSError:
                 pass
+        _kill_marked(self.marker)
 
     def stop(self) -> None:
         if self.proc is None:
@@ -185,6 +194,27 @@ class Engine:
                 pass
         self.proc = None
         self.reader = None
+
+
+MARKER = "FSM_ENGINE_RUN"      # set in an engine's environment: which run started it
+
+
+def _kill_marked(marker: str) -> None:
+    """SIGKILL every process whose environment holds ``MARKER=marker`` (Linux:
+    read from /proc; elsewhere only the process group is ended)."""
+    needle = f"{MARKER}={marker}".encode() + b"\0"
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                if needle not in fh.read() + b"\0":
+                    continue
+            os.kill(int(pid), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue
 
 
 def run_program(vectors, command: str, timeout: float = 10.0,

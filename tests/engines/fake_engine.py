@@ -3,7 +3,8 @@
 Usage: fake_engine.py MODE [VECTOR_ID [MARKER]]. It answers like the reference engine,
 except on VECTOR_ID (or on every vector for 'slow' and 'pf2-only'), where MODE
 decides what goes wrong: crash, hang, garbage, wrong-id, slow, pf2-only,
-bad-hello, wrong-verdict, hostile-text (a reason of control characters and
+bad-hello, wrong-verdict, daemon (double-forks a daemon that leaves the
+process group and holds the engine's output), hostile-text (a reason of control characters and
 a lone surrogate); huge-int, deep, bad-utf8, long-line, endless,
 no-read (stops reading its input), hello-list, hello-number, and the
 answers of MALFORMED; and for fuzzing (every vector): free-overlap (a
@@ -14,6 +15,7 @@ positions do not provoke is allowed).
 """
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -53,6 +55,9 @@ def main():
                 hello["rulesets"] = ["dnd4e", "pf2e"]
             if mode == "hello-number":
                 hello["rulesets"] = {"dnd4e": 5}
+            if mode == "daemon" and not os.environ.get("FAKE_DAEMON_STARTED"):
+                os.environ["FAKE_DAEMON_STARTED"] = "1"
+                _start_daemon()
             if mode == "no-read":
                 print(json.dumps(hello), flush=True)
                 time.sleep(60)
@@ -111,6 +116,16 @@ def main():
         if hit and mode in MALFORMED:
             MALFORMED[mode](result["steps"][0])
         print(json.dumps(result), flush=True)
+
+
+def _start_daemon():
+    """Double-fork a daemon in a session of its own that holds our stdout."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            time.sleep(300)
+        os._exit(0)
+    os.wait()
 
 
 def _shifts_provoke(vector, result):
