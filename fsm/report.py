@@ -127,6 +127,28 @@ class Style:
         return self.paint(verdict, code)
 
 
+def options_in_force(rep) -> tuple[list, list]:
+    """The premises of the verdicts: ([(option, value, meaning)] the file sets,
+    [(option, value)] it leaves at their defaults)."""
+    given = rep.doc.get("options") or {}
+    rs = rep.encounter.ruleset
+    set_here = [(o.name, given[o.name], o.doc) for o in rs.options if o.name in given]
+    defaults = [(o.name, o.default) for o in rs.options if o.name not in given]
+    return set_here, defaults
+
+
+def _shown(value) -> str:
+    return "no limit" if value is None else str(value)
+
+
+def _options_line(rep) -> str:
+    set_here, defaults = options_in_force(rep)
+    parts = [f"{name} {_shown(value)} (set: {doc})" for name, value, doc in set_here]
+    if defaults:
+        parts.append("defaults " + ", ".join(f"{n} {_shown(v)}" for n, v in defaults))
+    return "; ".join(parts)
+
+
 def _cited(verdict):
     return [] if verdict.verdict == "allowed" else list(verdict.rules)
 
@@ -140,6 +162,8 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
         out.append(f"  Q: {safe(doc['question'])}")
     elif doc.get("description"):
         out.append(f"  {safe(doc['description'])}")
+    if rep.encounter.ruleset.options:
+        out.append(f"  options: {safe(_options_line(rep))}")
     for r in rep.results:
         v = r.verdict
         step = describe(r.data)
@@ -188,6 +212,8 @@ def markdown(rep, cites: Citations, explain: bool = False) -> str:
         out += [f"**Answer.** {_md(doc['answer'])}", ""]
     elif doc.get("description"):
         out += [_md(doc["description"]), ""]
+    if rep.encounter.ruleset.options:
+        out += [f"**Options.** {_md(_options_line(rep))}", ""]
     out += ["| # | step | verdict | reason | rules |", "|---|---|---|---|---|"]
     cited = []
     for r in rep.results:
@@ -240,7 +266,9 @@ def as_json(rep, cites: Citations | None = None) -> dict:
                                              for sid, o in cites.sentences.get(rid, ())]}
                               for rid in v.rules]
         steps.append(entry)
+    set_here, defaults = options_in_force(rep)
     return {"file": rep.path, "id": rep.doc.get("id"), "ruleset": rep.doc["ruleset"],
+            "options": {"set": {n: v for n, v, _ in set_here}, "defaults": dict(defaults)},
             "ok": rep.ok, "steps": steps}
 
 

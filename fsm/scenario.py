@@ -76,7 +76,7 @@ def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
         got = verdict.verdict + (f" ({verdict.reason})" if verdict.reason else "")
         out.append(f"expected {expect['verdict']}, got {got}")
     if "reason" in expect and expect["reason"] != verdict.reason:
-        out.append(f"expected reason {expect['reason']}, got {verdict.reason}")
+        out.append(f"expected {_reason(expect['reason'])}, got {_reason(verdict.reason)}")
     for rule in expect.get("rules", ()):
         if rule not in verdict.rules:
             out.append(f"expected rule {rule} cited, got {', '.join(verdict.rules) or 'none'}")
@@ -90,7 +90,8 @@ def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
             continue
         for key, value in wanted.items():
             if have.get(key, "<absent>") != value:
-                out.append(f"budget {who}.{key}: expected {value!r}, got {have.get(key)!r}")
+                out.append(f"budget {who}.{key}: expected {_value(value)}, "
+                           f"got {_value(have.get(key))}")
     for who, wanted in (expect.get("positions") or {}).items():
         have = (facts.get("positions") or {}).get(who)
         if have != wanted:
@@ -100,6 +101,17 @@ def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
         if key in expect and expect[key] != facts[key]:
             out.append(f"{key}: expected {expect[key]!r}, got {facts[key]!r}")
     return out
+
+
+def _reason(code) -> str:
+    """A reason code in words: 'reason X', or 'no reason' (an allowed step)."""
+    return "no reason" if code is None else f"reason {code}"
+
+
+def _value(value) -> str:
+    """A budget's value as JSON writes it (null, not None)."""
+    import json
+    return json.dumps(value)
 
 
 def _strings(value) -> bool:
