@@ -195,3 +195,15 @@ def test_a_hole_in_the_table_exits_3_with_one_line(tmp_path, monkeypatch, capsys
     assert main(["check", str(path)]) == 3
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "does not decide" in err
+
+
+def test_a_guard_reusing_another_guards_name_is_refused_and_changes_nothing():
+    """Rows name their guards, so a second guard called own_turn would replace
+    the first for every table built after it: it is refused when defined."""
+    from fsm.engine.guard import GUARDS
+    before = GUARDS["own_turn"]
+    with pytest.raises(ValueError, match="own_turn"):
+        @guard("not-mine", "{actor} is not on its own turn")
+        def own_turn(enc, st):
+            return True
+    assert GUARDS["own_turn"] is before

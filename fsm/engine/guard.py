@@ -33,6 +33,13 @@ GUARDS: dict[str, object] = {}
 
 
 def _register(fn, info, routing=False, structural=False):
+    taken = GUARDS.get(fn.__name__)
+    if taken is not None and (taken.__module__, taken.__qualname__) != \
+            (fn.__module__, fn.__qualname__):
+        # rows name their guards: a second guard of one name would silently
+        # replace the first in every table built afterwards
+        raise ValueError(f"a guard named {fn.__name__!r} exists already "
+                         f"({taken.__module__}); give this one another name")
     fn.info = info
     if routing:
         fn.routing = True
