@@ -20,17 +20,17 @@ COUNT_RANGE = (1, 100)    # squares, attacks or parts
 _COUNT = {"type": "integer", "minimum": COUNT_RANGE[0], "maximum": COUNT_RANGE[1]}
 FIELD_SCHEMAS = {
     "do": {"type": "string"},
-    "actor": {"type": "string"},
+    "actor": {"type": ["string", "null"]},       # null: as if absent (T-ERRORS)
     "id": {"type": "string", "minLength": 1, "not": {"enum": list(MOMENTS)}},
-    "to": {"type": "string"},
+    "to": {"type": ["string", "null"]},
     "on": {"type": "string"},
-    "name": {"type": "string"},
+    "name": {"type": ["string", "null"]},
     "comment": {"type": "string"},
     "squares": _COUNT,
     "attacks": _COUNT,
     "parts": _COUNT,
     "provokes": {"type": "array", "items": {"type": "string"}},
-    "triggers": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+    "triggers": {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 1},
     "ruling": {"enum": ["allow", "deny"]},
     "path": {"type": "array", "minItems": 1, "maxItems": 100,
              "items": {"$ref": "#/$defs/square"}},
@@ -45,7 +45,7 @@ COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "attack", "targets", "forced")
 COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
-TEXT_SCHEMA = {"type": "string"}
+TEXT_SCHEMA = {"type": ["string", "null"]}
 
 
 def with_article(word: str) -> str:
