@@ -572,3 +572,15 @@ def test_shards_merged_find_the_shortest_counterexample(seed, tmp_path, capsys):
     single = explore(_small("dnd4e"))
     assert merged["violation"]["invariant"] == single.violation.problem.invariant
     assert len(merged["violation"]["steps"]) == len(single.violation.path)
+
+
+def test_a_fork_the_system_refuses_is_one_line_and_exit_2(monkeypatch, capsys):
+    """No room for the worker processes: one line naming --jobs, exit 2."""
+    import multiprocessing.context
+
+    def refuse(self, *args, **kwargs):
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+    monkeypatch.setattr(multiprocessing.context.ForkContext, "Pool", refuse)
+    assert main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1", "--jobs", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--jobs" in err, err

@@ -116,6 +116,10 @@ def cmd_explore(args) -> int:
         bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
         try:
             result = X.explore(cfg, bar, jobs=args.jobs)
+        except (BlockingIOError, ChildProcessError) as exc:   # fork refused: no room
+            print(f"fsm explore: cannot start {args.jobs} processes ({exc.strerror or exc}); "
+                  f"try fewer --jobs", file=sys.stderr)
+            return 2
         finally:
             if bar is not None:
                 bar.close()
