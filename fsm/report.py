@@ -149,6 +149,12 @@ def _options_line(rep) -> str:
     return "; ".join(parts)
 
 
+def because(verdict) -> str:
+    """The reason of an allowed verdict: what each limit saw as it let the
+    step through, or that none applies."""
+    return "; ".join(verdict.because) or "no limit of this ruleset applies to it here"
+
+
 def _cited(verdict):
     return [] if verdict.verdict == "allowed" else list(verdict.rules)
 
@@ -176,6 +182,7 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
             line += f"  {v.reason}"
         out.append(line)
         if v.verdict == "allowed":
+            out.append(f"       because {safe(because(v))}")
             if explain and v.rules:
                 out.append(style.paint(f"       under {', '.join(v.rules)}", "2"))
         for rid in _cited(v):
@@ -219,8 +226,9 @@ def markdown(rep, cites: Citations, explain: bool = False) -> str:
     for r in rep.results:
         v = r.verdict
         rules = ", ".join(v.rules) if v.verdict != "allowed" or explain else ""
+        why = v.reason or (_md("because " + because(v)) if v.verdict == "allowed" else "")
         out.append(f"| {r.index} | {_md(describe(r.data))} | **{v.verdict}** | "
-                   f"{v.reason or ''} | {rules} |")
+                   f"{why} | {rules} |")
         for rid in _cited(v):
             if rid not in cited:
                 cited.append(rid)
@@ -256,6 +264,8 @@ def as_json(rep, cites: Citations | None = None) -> dict:
         v = r.verdict
         entry = {**v.as_dict(), "do": r.data.get("do"), "actor": r.data.get("actor"),
                  "target": v.target_id, "failures": r.failures}
+        if v.verdict == "allowed":
+            entry["because"] = list(v.because) or [because(v)]
         if v.guard:
             entry["guard"] = v.guard
             entry["explain"] = v.says

@@ -164,6 +164,7 @@ def replay(doc, path="<scenario>", encounter: Encounter | None = None,
            lines: dict | None = None) -> Replay:
     """Replay every step; raise InputError at the first malformed one."""
     enc = encounter or build(doc, path)
+    enc.explaining = True           # the reason of each allowed step, for people
     results = []
     for index, data in enumerate(doc["steps"], 1):
         results.append(play_step(enc, data, path, index, lines))

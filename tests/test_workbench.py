@@ -358,3 +358,21 @@ def test_odd_encounter_arguments_raise_step_error(args):
     from fsm import Encounter, StepError
     with pytest.raises(StepError):
         Encounter(*args)
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.name)
+def test_every_allowed_step_gives_its_reason_in_every_output(path):
+    """An allowed step says why, in words, in text, Markdown and JSON: what
+    each limit saw as it let the step through."""
+    from fsm.report import Citations, Style, as_json, text
+    doc = _doc(path)
+    rep = replay(doc, str(path.relative_to(ROOT)), build(doc, str(path)))
+    words = text(rep, Citations(ROOT), Style(False))
+    page = markdown(rep, Citations(ROOT))
+    steps = as_json(rep)["steps"]
+    for r, entry in zip(rep.results, steps):
+        if r.verdict.verdict != "allowed":
+            continue
+        assert entry.get("because"), (path.name, r.index)
+        sentence = "; ".join(entry["because"])
+        assert f"because {sentence}" in words and f"because {sentence}" in page

@@ -30,6 +30,8 @@ def _condition(guards):
 
     def condition(event):
         enc, st = event.model, event.kwargs["step"]
+        if enc.explaining:          # the reason of an allowed step is its row's
+            enc.passed.clear()
         for fn, rules, is_routing in checks:
             if not judge(enc, st, fn, rules, is_routing):
                 return False
@@ -109,6 +111,8 @@ class LeanDispatch:
         if rows is None:
             raise MachineError(f"Can't trigger event {trigger} from state {enc.state}!")
         for dest, guards, effects in rows:
+            if enc.explaining:
+                enc.passed.clear()
             for fn, rules, is_routing in guards:
                 if not judge(enc, step, fn, rules, is_routing):
                     break

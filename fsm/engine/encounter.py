@@ -67,6 +67,9 @@ class Encounter:
         self.steps_seen = 0
         self._failures: list = []
         self._gm_hits: list = []
+        # set by replay: an allowed step then says what each limit saw (Verdict.because)
+        self.explaining = False
+        self.passed: list = []
         self._fields = fields_of(rs)
         self.observer = observer
         self.fighters[self.order[0]].turns_started = 1
@@ -328,7 +331,8 @@ class Encounter:
                 if st.ruling == "deny":
                     self.restore(snap)
                 return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
-            return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st))
+            return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
+                           because=tuple(self.passed))
         if snap is not None:
             self.restore(snap)
         if not self._failures:

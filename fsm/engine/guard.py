@@ -19,14 +19,15 @@ GM = "gm"  # a guard's answer when the rules leave the step to the GM
 
 
 class GuardInfo:
-    __slots__ = ("name", "reason", "gm_reason", "says", "seen")
+    __slots__ = ("name", "reason", "gm_reason", "says", "seen", "ok")
 
-    def __init__(self, name, reason, gm_reason, says, seen):
+    def __init__(self, name, reason, gm_reason, says, seen, ok=None):
         self.name = name
         self.reason = reason
         self.gm_reason = gm_reason
         self.says = says
         self.seen = seen
+        self.ok = ok              # what the limit saw when it let the step through
 
 
 GUARDS: dict[str, object] = {}
@@ -49,13 +50,14 @@ def _register(fn, info, routing=False, structural=False):
     return fn
 
 
-def guard(reason: str, says: str, *, gm: str | None = None, seen=None):
+def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None):
     """Register a rule limit with its reason code and a one-line explanation.
 
-    ``says`` is formatted with the values returned by ``seen(enc, step)``
-    when a verdict is explained.
+    ``says`` (why it refused) and ``ok`` (what it saw when it let the step
+    through, for the reason of an allowed verdict) are formatted with the
+    values returned by ``seen(enc, step)``.
     """
-    return lambda fn: _register(fn, GuardInfo(fn.__name__, reason, gm, says, seen))
+    return lambda fn: _register(fn, GuardInfo(fn.__name__, reason, gm, says, seen, ok))
 
 
 def timing(says: str):
@@ -70,6 +72,15 @@ def routing(fn):
                      structural=True)
 
 
+def _ok_words(enc, st, info) -> str:
+    """What a limit saw when it let the step through, in words."""
+    seen = info.seen(enc, st) if info.seen is not None else {}
+    try:
+        return info.ok.format_map({"actor": st.actor, **seen})
+    except (KeyError, IndexError, ValueError):
+        return info.ok
+
+
 def judge(enc, st, fn, rules, is_routing) -> bool:
     """Whether guard ``fn`` lets the row fire, as every dispatcher takes it: a
     ``gm`` answer is noted and the checks after it still apply, whatever the
@@ -77,6 +88,8 @@ def judge(enc, st, fn, rules, is_routing) -> bool:
     failure is noted as a reason unless the guard only routes between rows."""
     answer = fn(enc, st)
     if answer is True:
+        if enc.explaining and fn.info.ok:
+            enc.passed.append(_ok_words(enc, st, fn.info))
         return True
     if answer == GM:
         enc._gm_hits.append((fn, rules))

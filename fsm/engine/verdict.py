@@ -22,6 +22,7 @@ class Verdict:
     seen: dict = field(default_factory=dict)
     says: str | None = None
     target_id: str | None = None
+    because: tuple = ()           # allowed: what each limit saw as it let the step through
 
     @property
     def target(self) -> str | None:
@@ -37,4 +38,6 @@ class Verdict:
                "rules": list(self.rules)}
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.because:
+            out["because"] = list(self.because)
         return out

@@ -55,13 +55,15 @@ def target_seen(enc, st):
 # -- the turn and the order of play -------------------------------------------------
 
 @guard("not-your-turn", "{actor} may do this only on its own turn; it is {active}'s turn",
-       seen=turn_seen)
+       seen=turn_seen,
+       ok="it is {actor}'s own turn")
 def own_turn(enc, st):
     """The actor is the combatant whose turn it is."""
     return st.actor == enc.active
 
 
-@guard("action-in-progress", "an action is still unresolved on the stack", seen=target_seen)
+@guard("action-in-progress", "an action is still unresolved on the stack", seen=target_seen,
+       ok='nothing is unresolved on the stack')
 def no_action_pending(enc, st):
     """No unresolved action is open: actions of a turn come one after another."""
     for frame in enc.stack:
@@ -70,7 +72,8 @@ def no_action_pending(enc, st):
     return True
 
 
-@guard("no-trigger", "there is no trigger {to} to answer now", seen=target_seen)
+@guard("no-trigger", "there is no trigger {to} to answer now", seen=target_seen,
+       ok='{trigger} is there to answer')
 def has_trigger(enc, st):
     """An answer names a trigger that exists: a frame, or a turn moment that is open."""
     return st.target is not None
@@ -78,7 +81,8 @@ def has_trigger(enc, st):
 
 @guard("unresolved-above",
        "{above} is still unresolved above {trigger}; it resolves before anything "
-       "answers {trigger} again", seen=target_seen)
+       "answers {trigger} again", seen=target_seen,
+       ok='nothing unresolved sits above {trigger}')
 def nothing_unresolved_above(enc, st):
     """Answers come one at a time: a trigger beneath an unresolved frame waits
     until that frame is resolved (T-ANSWER)."""
@@ -86,7 +90,8 @@ def nothing_unresolved_above(enc, st):
 
 
 @guard("nothing-pending", "nothing is unresolved: there is no action to {kind}",
-       seen=target_seen)
+       seen=target_seen,
+       ok='{trigger} is unresolved')
 def something_pending(enc, st):
     """Resolve, continue, lose and disrupt act on the top unresolved frame."""
     return st.target is not None
@@ -94,7 +99,8 @@ def something_pending(enc, st):
 
 @guard("not-on-top",
        "{actor} has no frame on top of the stack: {trigger} ({trigger_owner}'s) is the "
-       "top unresolved one", seen=target_seen)
+       "top unresolved one", seen=target_seen,
+       ok="{trigger} is the top unresolved frame")
 def actor_on_top(enc, st):
     """A stack move that names its actor names the owner of the top unresolved frame."""
     return st.target is not None and (st.actor is None or st.actor == st.target.owner)
@@ -102,7 +108,8 @@ def actor_on_top(enc, st):
 
 @guard("between-parts",
        "{trigger} is between parts ({done}/{parts} resolved); it must continue first",
-       seen=target_seen)
+       seen=target_seen,
+       ok='a part of {trigger} is pending')
 def part_pending(enc, st):
     """Resolving or losing needs a declared part; between parts the frame continues first."""
     return st.target.phase == PENDING
@@ -110,13 +117,15 @@ def part_pending(enc, st):
 
 @guard("no-part-resolved",
        "{trigger}'s part {done_next} is still pending; it resolves before the next begins",
-       seen=lambda enc, st: dict(target_seen(enc, st), done_next=st.target.done + 1))
+       seen=lambda enc, st: dict(target_seen(enc, st), done_next=st.target.done + 1),
+       ok='part {done} of {trigger} has resolved and parts remain')
 def part_resolved(enc, st):
     """Continuing needs a resolved part with more parts to come."""
     return st.target.between_parts
 
 
-@guard("trigger-passed", "trigger {trigger} has passed: {closed_by}", seen=target_seen)
+@guard("trigger-passed", "trigger {trigger} has passed: {closed_by}", seen=target_seen,
+       ok='the window of {trigger} is still open')
 def trigger_still_open(enc, st):
     """A triggered action answers a trigger that is happening now: a part that
     is pending, or a resolved part whose window has not closed (T-WINDOW)."""

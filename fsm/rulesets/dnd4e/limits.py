@@ -61,14 +61,16 @@ def _own_unresolved(enc, actor):
 @guard("own-action-in-progress",
        "{actor}'s own {own} is still unresolved; its actions come one after another",
        seen=lambda enc, st: {"actor": st.actor,
-                             "own": getattr(_own_unresolved(enc, st.actor), "id", None)})
+                             "own": getattr(_own_unresolved(enc, st.actor), "id", None)},
+       ok='{actor} has no action of its own unresolved')
 def no_own_action_pending(enc, st):
     """The actor has no unresolved action of its own on the stack."""
     return _own_unresolved(enc, st.actor) is None
 
 
 @guard("trigger-cancelled", "trigger {trigger} never took effect (outcome: {outcome})",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok='{trigger} took effect')
 def trigger_took_effect(enc, st):
     """A lost action never resolved, so there is nothing to react to."""
     return st.target.outcome != LOST
@@ -76,7 +78,8 @@ def trigger_took_effect(enc, st):
 
 @guard("trigger-already-resolved",
        "trigger {trigger} has already resolved ({done}/{parts} parts); an interrupt comes before",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok='{trigger} has not resolved yet ({done}/{parts} parts done)')
 def trigger_pending(enc, st):
     """An interrupting answer acts while its trigger is still pending."""
     t = st.target
@@ -85,7 +88,8 @@ def trigger_pending(enc, st):
 
 @guard("trigger-not-resolved",
        "trigger {trigger} has not resolved yet ({done}/{parts} parts); a reaction comes after",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok='{trigger} has resolved as far as a reaction needs ({done}/{parts} parts)')
 def trigger_resolved(enc, st):
     """A reaction answers a resolved part whose window is open (it may come
     while the next part is pending, T-CUT-IN), unless it breaks into movement."""
@@ -102,7 +106,8 @@ def moved_one_square(enc, st):
     return not (t.moving and t.phase == PENDING and t.done < 1)
 
 
-@guard("trigger-not-by-enemy", "trigger {trigger} is not an enemy's doing", seen=c.target_seen)
+@guard("trigger-not-by-enemy", "trigger {trigger} is not an enemy's doing", seen=c.target_seen,
+       ok="{trigger} is an enemy's doing")
 def triggered_by_enemy(enc, st):
     """The trigger is an enemy's action."""
     t = st.target
@@ -110,7 +115,8 @@ def triggered_by_enemy(enc, st):
 
 
 @guard("standard-action-used",
-       "{actor} has no standard action left this turn (standard={standard})", seen=_fighter_seen)
+       "{actor} has no standard action left this turn (standard={standard})", seen=_fighter_seen,
+       ok='{actor} still has its standard action this turn')
 def standard_slot(enc, st):
     """The standard action of this turn is unspent."""
     return enc.fighters[st.actor].standard > 0
@@ -118,7 +124,8 @@ def standard_slot(enc, st):
 
 @guard("move-action-used",
        "{actor} has no move action left, nor a standard to take as one (move={move}, "
-       "standard={standard})", seen=_fighter_seen)
+       "standard={standard})", seen=_fighter_seen,
+       ok='{actor} still has a move action this turn, or a standard to take as one')
 def move_slot(enc, st):
     """A move action is left, or a standard action to take in its place."""
     f = enc.fighters[st.actor]
@@ -127,7 +134,8 @@ def move_slot(enc, st):
 
 @guard("minor-action-used",
        "{actor} has no minor action left, nor a move or standard to take as one",
-       seen=_fighter_seen)
+       seen=_fighter_seen,
+       ok='{actor} still has a minor action this turn, or an action to take as one')
 def minor_slot(enc, st):
     """A minor action is left, or a move or standard action to take in its place."""
     f = enc.fighters[st.actor]
@@ -136,7 +144,8 @@ def minor_slot(enc, st):
 
 @guard("free-action-limit",
        "{actor} has taken {free_count} free action(s) this turn, the limit the DM set",
-       seen=_fighter_seen)
+       seen=_fighter_seen,
+       ok='{actor} is within the free-action limit')
 def free_within_limit(enc, st):
     """The DM's per-turn limit on free actions, when one is set, is not reached."""
     limit = enc.options.get("free_actions_per_turn")
@@ -147,7 +156,8 @@ def free_within_limit(enc, st):
 
 
 @guard("immediate-on-own-turn", "{actor} cannot take an immediate action on its own turn",
-       seen=c.turn_seen)
+       seen=c.turn_seen,
+       ok="it is {active}'s turn, not {actor}'s")
 def immediate_not_own_turn(enc, st):
     """No immediate action on your own turn."""
     return st.actor != enc.active
@@ -155,14 +165,16 @@ def immediate_not_own_turn(enc, st):
 
 @guard("immediate-used-this-round",
        "{actor} already took an immediate action {immediate_when}, since the end of its "
-       "last turn", seen=_fighter_seen)
+       "last turn", seen=_fighter_seen,
+       ok='{actor} has taken no immediate action since the end of its last turn')
 def immediate_unused(enc, st):
     """No immediate action since the end of your last turn (one per round)."""
     return not enc.fighters[st.actor].immediate_used
 
 
 @guard("opportunity-on-own-turn", "{actor} cannot take an opportunity action on its own turn",
-       seen=c.turn_seen)
+       seen=c.turn_seen,
+       ok="it is {active}'s turn, not {actor}'s")
 def opportunity_not_own_turn(enc, st):
     """No opportunity action on your own turn."""
     return st.actor != enc.active
@@ -178,21 +190,24 @@ def opportunity_left(enc, fighter) -> bool:
 
 
 @guard("opportunity-used-this-turn", "{actor} already took an opportunity action "
-       "{opportunity_when}", seen=_fighter_seen)
+       "{opportunity_when}", seen=_fighter_seen,
+       ok='{actor} has taken no opportunity action this turn')
 def opportunity_unused(enc, st):
     """At most one opportunity action during each other combatant's turn
     (option ``opportunity_limit_turns: enemy`` counts enemies' turns only)."""
     return opportunity_left(enc, enc.fighters[st.actor])
 
 
-@guard("no-readied-action", "{actor} has no readied action", seen=_fighter_seen)
+@guard("no-readied-action", "{actor} has no readied action", seen=_fighter_seen,
+       ok='{actor} has readied a {readied} action')
 def has_readied(enc, st):
     """A readied action is waiting for its trigger."""
     return enc.fighters[st.actor].readied is not None
 
 
 @guard("readied-timing", "the readied action's timing does not fit trigger {trigger} ({phase})",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok="the readied action's timing fits {trigger}")
 def readied_timing(enc, st):
     """A readied action comes after its trigger (as an immediate reaction), or
     before it when the ``readied_as`` option says ``interrupt``."""
@@ -206,7 +221,8 @@ def readied_timing(enc, st):
 
 @guard("not-interrupted",
        "{trigger} can be lost only to an interrupt or opportunity action that resolved before it",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok='an interrupt resolved ahead of {trigger}')
 def interrupted(enc, st):
     """Only an action an interrupt (or opportunity action) got ahead of can be lost."""
     return st.target.interrupted

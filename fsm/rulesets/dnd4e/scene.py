@@ -109,7 +109,8 @@ def _provoked_seen(enc, st):
 
 
 @guard("not-provoked", "trigger {trigger} does not provoke {actor}{scene}",
-       seen=_provoked_seen)
+       seen=_provoked_seen,
+       ok='{trigger} provokes {actor}{scene}')
 def provoked(enc, st):
     """The trigger provokes this combatant (it leaves an adjacent square, or
     makes a ranged or area attack while adjacent): as the positions show when

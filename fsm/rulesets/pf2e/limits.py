@@ -30,7 +30,8 @@ def _fighter_seen(enc, st):
             "actions": f.actions, "reactions": f.reactions}
 
 
-@guard("no-actions-left", "{actor} has {actions} action(s) left this turn", seen=_fighter_seen)
+@guard("no-actions-left", "{actor} has {actions} action(s) left this turn", seen=_fighter_seen,
+       ok='{actor} has {actions} action(s) left this turn')
 def actions_available(enc, st):
     """The turn's actions cover the cost."""
     return enc.fighters[st.actor].actions >= st.cost
@@ -38,7 +39,8 @@ def actions_available(enc, st):
 
 @guard("reaction-used-this-round",
        "{actor} has {reactions} reaction(s) left until the start of its next turn",
-       gm="gm-exploration", seen=_fighter_seen)
+       gm="gm-exploration", seen=_fighter_seen,
+       ok='{actor} has {reactions} reaction(s) left')
 def reaction_available(enc, st):
     """A reaction is left since the start of your last turn; outside encounters
     the GM decides (option ``exploration_reactions``)."""
@@ -67,14 +69,16 @@ def _used(enc, st):
 
 
 @guard("one-reaction-per-trigger", "{actor} already reacted to trigger {trigger}",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok='{actor} has not reacted to {trigger} yet')
 def one_reaction_per_trigger(enc, st):
     """However many reactions you have, one per trigger."""
     return ("reaction", st.on) not in _used(enc, st)
 
 
 @guard("one-free-action-per-trigger",
-       "{actor} already used a free action on trigger {trigger}", seen=c.target_seen)
+       "{actor} already used a free action on trigger {trigger}", seen=c.target_seen,
+       ok='{actor} has used no free action on {trigger} yet')
 def one_free_per_trigger(enc, st):
     """Free actions are unlimited, but one per trigger."""
     return ("free", st.on) not in _used(enc, st)
@@ -95,7 +99,8 @@ def similar_trigger(enc, st):
 
 
 @guard("not-disruptable", "{trigger} is not an action and cannot be disrupted",
-       seen=c.target_seen)
+       seen=c.target_seen,
+       ok='{trigger} is an action, which can be disrupted')
 def disruptable(enc, st):
     """Actions, reactions, free actions and activities can be disrupted; events cannot."""
     return st.target.kind != EVENT and st.target.kind not in TURN_KINDS
