@@ -190,7 +190,7 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
             for sid, original in cites.sentences.get(rid, ())[:2]:
                 out.append(style.paint(f"         {sid}: {original}", "2"))
         if explain and v.says:
-            out.append(f"       why: {v.guard} saw that {safe(v.says)}")
+            out.append(f"       why: {safe(v.says)}")
         for note in v.notes:
             out.append(f"       note: {safe(note)}")
         for failure in r.failures:
@@ -235,7 +235,7 @@ def markdown(rep, cites: Citations, explain: bool = False) -> str:
     out.append("")
     notes = [(r.index, n) for r in rep.results for n in r.verdict.notes]
     if explain:
-        notes += [(r.index, f"{r.verdict.guard}: {r.verdict.says}") for r in rep.results
+        notes += [(r.index, f"why: {r.verdict.says}") for r in rep.results
                   if r.verdict.says]
     for index, note in notes:
         out.append(f"- step {index}: {_md(note)}")

@@ -113,13 +113,16 @@ def test_possible_is_available_from_the_library():
 
 # -- output --------------------------------------------------------------------------
 
-def test_explain_names_the_guard_and_what_it_saw(capsys):
-    """--explain says which guard decided and the budget values it saw."""
+def test_explain_says_what_the_deciding_check_saw(capsys):
+    """--explain says what the deciding check saw, the budget values included,
+    in words: the guard's name stays in the JSON output."""
     path = ROOT / "spec" / "scenarios" / "4e-two-immediates-in-one-round.json"
     assert main(["check", "--explain", "--color", "never", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "why: immediate_unused saw that ayla already took an immediate action " \
-           "in round 1, during orc's turn" in out
+    assert "why: ayla already took an immediate action in round 1, during orc's turn" in out
+    assert "immediate_unused" not in out
+    assert main(["check", "--json", str(path)]) == 0
+    assert '"guard": "immediate_unused"' in capsys.readouterr().out
 
 
 def test_rejections_cite_the_rule_in_our_words(capsys):
