@@ -151,7 +151,9 @@ def _options_line(rep) -> str:
 
 def because(verdict) -> str:
     """The reason of an allowed verdict: what each limit saw as it let the
-    step through, or that none applies."""
+    step through, or that none applies ('' when the encounter did not explain)."""
+    if verdict.because is None:
+        return ""
     return "; ".join(verdict.because) or "no limit of this ruleset applies to it here"
 
 
@@ -182,7 +184,8 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
             line += f"  {v.reason}"
         out.append(line)
         if v.verdict == "allowed":
-            out.append(f"       because {safe(because(v))}")
+            if because(v):
+                out.append(f"       because {safe(because(v))}")
             if explain and v.rules:
                 out.append(style.paint(f"       under {', '.join(v.rules)}", "2"))
         for rid in _cited(v):
@@ -226,7 +229,7 @@ def markdown(rep, cites: Citations, explain: bool = False) -> str:
     for r in rep.results:
         v = r.verdict
         rules = ", ".join(v.rules) if v.verdict != "allowed" or explain else ""
-        why = v.reason or (_md("because " + because(v)) if v.verdict == "allowed" else "")
+        why = v.reason or (_md("because " + because(v)) if because(v) else "")
         out.append(f"| {r.index} | {_md(describe(r.data))} | **{v.verdict}** | "
                    f"{why} | {rules} |")
         for rid in _cited(v):
@@ -264,7 +267,7 @@ def as_json(rep, cites: Citations | None = None) -> dict:
         v = r.verdict
         entry = {**v.as_dict(), "do": r.data.get("do"), "actor": r.data.get("actor"),
                  "target": v.target_id, "failures": r.failures}
-        if v.verdict == "allowed":
+        if v.verdict == "allowed" and because(v):
             entry["because"] = list(v.because) or [because(v)]
         if v.guard:
             entry["guard"] = v.guard

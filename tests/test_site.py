@@ -200,3 +200,17 @@ def test_verdicts_differ_by_more_than_colour(site, browser):
         "  e.textContent = v; document.body.appendChild(e); var s = getComputedStyle(e);"
         "  return [s.fontWeight, s.fontStyle, s.textDecorationLine]; })")
     assert len({tuple(look) for look in looks}) == 3, looks
+
+
+def test_every_allowed_step_of_a_scenario_page_says_why():
+    """The step-through and the table of a scenario page give each allowed
+    step its reason, as fsm check does, and budgets in words (no None)."""
+    from fsm.site.trace import trace
+    for path in sorted((ROOT / "spec" / "scenarios").glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        _, records, _ = trace(doc, str(path), None, {})
+        for n, r in enumerate(records, 1):
+            if r["verdict"] == "allowed":
+                assert r["explain"].startswith("because ") and len(r["explain"]) > 10, \
+                    (path.name, n)
+            assert "None" not in r["budgets"], (path.name, n)

@@ -238,6 +238,7 @@ def trace_document(doc, path, lines=None, on_step=None) -> tuple:
     result, fired)`` is told the start (``result`` None) and then each step
     with the transitions it fired, settling included."""
     enc = build(doc, path)
+    enc.explaining = True           # the reason of each allowed step, for the pages
     recorder = enc.observer = _Recorder()
     trace = Trace(doc["ruleset"], str(doc.get("id") or Path(path).stem))
     results = []

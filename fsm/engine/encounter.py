@@ -332,7 +332,7 @@ class Encounter:
                     self.restore(snap)
                 return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
-                           because=tuple(self.passed))
+                           because=tuple(self.passed) if self.explaining else None)
         if snap is not None:
             self.restore(snap)
         if not self._failures:

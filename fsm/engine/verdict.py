@@ -22,7 +22,9 @@ class Verdict:
     seen: dict = field(default_factory=dict)
     says: str | None = None
     target_id: str | None = None
-    because: tuple = ()           # allowed: what each limit saw as it let the step through
+    # allowed, in an encounter that explains: what each limit saw as it let the
+    # step through (None: the encounter does not explain)
+    because: tuple | None = None
 
     @property
     def target(self) -> str | None:

@@ -16,7 +16,7 @@ import json
 
 from ..errors import FsmError
 from ..io.scenario import parse_text
-from ..report import describe
+from ..report import because, describe
 
 
 def move_key(trigger, source, dest) -> str:
@@ -25,7 +25,9 @@ def move_key(trigger, source, dest) -> str:
 
 
 def _budgets(facts) -> str:
-    return "; ".join(f"{who}: " + ", ".join(f"{k} {v}" for k, v in b.items())
+    """Each combatant's budgets in words ('nothing' where a value is none)."""
+    return "; ".join(f"{who}: " + ", ".join(f"{k} {'nothing' if v is None else v}"
+                                            for k, v in b.items())
                      for who, b in facts["budgets"].items())
 
 
@@ -46,8 +48,9 @@ def trace(doc, path, lines, edges) -> tuple:
                  "explain": "", "failures": []}
         if result is not None:
             v = result.verdict
+            why = v.says or (f"because {because(v)}" if because(v) else "")
             entry = {"what": describe(result.data), "verdict": v.verdict, "reason": v.reason,
-                     "rules": list(v.rules), "explain": v.says or "",
+                     "rules": list(v.rules), "explain": why,
                      "failures": result.failures}
         lit = {edges.get(move_key(*m)) for m in fired} - {None}
         records.append({**entry, "phase": facts["state"], "stack": facts["stack"],
