@@ -25,8 +25,8 @@ from __future__ import annotations
 from ..errors import StepError, TableGap
 from . import query, setup, state as S
 from .dispatch import DISPATCHERS
-from .frames import (DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame,
-                     Journal)
+from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
+from .frames import Frame, Journal
 from .rows import AFTER, TURN_END as PHASE_END, TURN_START as PHASE_START
 from .steps import MOMENTS, fields_of, parse
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
@@ -67,9 +67,7 @@ class Encounter:
         self.steps_seen = 0
         self._failures: list = []
         self._gm_hits: list = []
-        # set by replay: an allowed step then says what each limit saw (Verdict.because)
-        self.explaining = False
-        self.passed: list = []
+        self.explaining, self.passed = False, []   # replay sets it: Verdict.because
         self._fields = fields_of(rs)
         self.observer = observer
         self.fighters[self.order[0]].turns_started = 1
