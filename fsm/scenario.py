@@ -7,6 +7,7 @@ The same format serves ``fsm check`` scenarios, conformance vectors and
 from __future__ import annotations
 
 import gc
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -110,7 +111,6 @@ def _reason(code) -> str:
 
 def _value(value) -> str:
     """A budget's value as JSON writes it (null, not None)."""
-    import json
     return json.dumps(value)
 
 

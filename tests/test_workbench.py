@@ -379,3 +379,18 @@ def test_every_allowed_step_gives_its_reason_in_every_output(path):
         assert entry.get("because"), (path.name, r.index)
         sentence = "; ".join(entry["because"])
         assert f"because {sentence}" in words and f"because {sentence}" in page
+
+
+def test_every_reason_of_every_vector_reads_as_words():
+    """The reason of each allowed step of every vector and scenario is filled
+    in: no placeholder left, no None, no empty part."""
+    paths = sorted((ROOT / "spec" / "vectors").rglob("*.json")) + GALLERY
+    checked = 0
+    for path in paths:
+        doc = _doc(path)
+        rep = replay(doc, str(path), build(doc, str(path)))
+        for r in rep.results:
+            for part in r.verdict.because or ():
+                assert part and "{" not in part and "None" not in part, (path.name, part)
+                checked += 1
+    assert checked > 1000

@@ -30,7 +30,8 @@ def add_parser(sub) -> None:
     conf.add_argument("--json", action="store_true",
                       help="print the outcomes, and each rule's status, as JSON on stdout "
                            "(the summary line then goes to stderr)")
-    conf.add_argument("--junit", metavar="FILE", type=output_path, help="also write a JUnit XML report")
+    conf.add_argument("--junit", metavar="FILE", type=output_path,
+                      help="also write a JUnit XML report")
     conf.add_argument("--report", metavar="FILE", type=output_path,
                       help="also write a compatibility report by rule id: HTML for "
                            "*.html, Markdown otherwise")
@@ -123,9 +124,9 @@ def cmd_fuzz(args) -> int:
     try:
         import hypothesis  # noqa: F401  (only --fuzz needs it)
     except ImportError:
-        raise InputError("--fuzz", "fuzzing needs Hypothesis, which the 'fuzz' extra "
-                                   "installs: python -m pip install "
-                                   "'fsm-triggered-actions[fuzz]'") from None
+        raise InputError("--fuzz", "fuzzing needs Hypothesis: install fsm with its 'fuzz' "
+                                   "extra, python -m pip install 'PATH[fuzz]' (PATH: the "
+                                   "checkout or wheel you installed)") from None
     if not args.program:
         raise InputError("--fuzz", "fuzzing compares an engine with the reference: give "
                                    "--program CMD")

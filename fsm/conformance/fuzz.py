@@ -32,6 +32,8 @@ from ..errors import EngineError, StepError
 from .engine import Engine
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
+from ..engine.scene import ATTACK_KINDS
+from ..engine.steps import makes_frame
 from ..explore import Alphabet, Config, combatants_for
 from ..rulesets import RULESETS
 
@@ -39,7 +41,6 @@ MAX_STEPS = 24
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
 DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
-ATTACKS = ("melee", "ranged", "area", "close")
 
 
 @dataclass
@@ -47,7 +48,6 @@ class Disagreement:
     vector: dict
     problems: list
     examples: int
-    language: object = None
 
 
 def _options(ruleset: str, hello: dict, picks) -> dict:
@@ -74,9 +74,9 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
     out = dict(data)
     kind = out["do"]
     rs = enc.ruleset
-    makes_frame = kind != "end-turn" and kind not in rs.stack_moves
+    framed = makes_frame(rs, kind)
     roll = pick.randrange(8)
-    if roll == 0 and makes_frame:
+    if roll == 0 and framed:
         taken = [f.id for f in enc.stack] + list(enc.past_order[-3:])
         out["id"] = pick.choice(taken) if taken and pick.random() < 0.2 else \
             f"x{pick.randrange(1000)}"
@@ -87,14 +87,14 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
         out["actor"] = top if top is not None and pick.random() < 0.7 else pick.choice(ids)
     elif roll == 3 and kind == "event":
         out["actor"] = pick.choice(ids)
-    elif roll == 4 and makes_frame and "path" not in out and "cost" not in out \
+    elif roll == 4 and framed and "path" not in out and "cost" not in out \
             and not any(k in out for k in ("squares", "attacks", "parts")):
         out[pick.choice(("parts", "attacks"))] = pick.randint(1, 3)
     elif roll == 5 and rs.spec_of.get(kind) is not None and rs.spec_of[kind].text_fields:
         # a free-text field (what a 4e ready readies): one of the turn's actions
         out[rs.spec_of[kind].text_fields[0]] = pick.choice(sorted(rs.turn_actions))
-    elif roll == 6 and makes_frame and enc.scene and kind != "event":
-        out["attack"] = pick.choice(ATTACKS)
+    elif roll == 6 and framed and enc.scene and kind != "event":
+        out["attack"] = pick.choice(ATTACK_KINDS)
         out["targets"] = [pick.choice([i for i in ids if i != out.get("actor")] or ids)]
     elif roll == 7:
         out["name"] = f"step {pick.randrange(100)}"

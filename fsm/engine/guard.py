@@ -75,10 +75,7 @@ def routing(fn):
 def _ok_words(enc, st, info) -> str:
     """What a limit saw when it let the step through, in words."""
     seen = info.seen(enc, st) if info.seen is not None else {}
-    try:
-        return info.ok.format_map({"actor": st.actor, **seen})
-    except (KeyError, IndexError, ValueError):
-        return info.ok
+    return info.ok.format_map({"actor": st.actor, **seen})
 
 
 def judge(enc, st, fn, rules, is_routing) -> bool:

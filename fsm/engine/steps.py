@@ -97,6 +97,12 @@ class Step:
         self.forced = None         # an event's path that is no movement of its own
 
 
+def makes_frame(ruleset, kind: str) -> bool:
+    """Whether a step of ``kind`` puts a frame of its own on the stack (a stack
+    move and end-turn do not: FORMAT.md, *Steps*)."""
+    return kind != "end-turn" and kind not in ruleset.stack_moves
+
+
 def fields_of(ruleset) -> frozenset:
     """Every field a step of ``ruleset`` may have."""
     extra = {"cost"} if any(s.cost_field for s in ruleset.steps) else set()
@@ -131,7 +137,7 @@ def parse(enc, data, index: int) -> Step:
                         f"{suggest(kind, rs.player_steps)}", "do", "unknown-kind")
     st = Step(index, kind, kind in rs.answer_kinds)
     spec = rs.spec_of.get(kind)
-    if kind == "end-turn" or kind in rs.stack_moves:
+    if not makes_frame(rs, kind):
         for key in FRAME_FIELDS:
             if key in data:
                 raise StepError(f"'{key}' belongs to a step that makes a frame; "

@@ -5,7 +5,6 @@ the document checked. Steps themselves are checked as they replay."""
 from __future__ import annotations
 
 import json
-
 import os
 import re
 from collections.abc import Mapping
