@@ -18,7 +18,7 @@ from fsm.scenario import build, load, replay
 from conftest import console_errors
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")
+SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared")
 
 
 @pytest.fixture(scope="module")

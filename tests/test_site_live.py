@@ -277,7 +277,7 @@ def test_no_sentence_of_the_texts_is_in_the_live_checker(live_site):
     """The live page and the code it carries hold no sentence of the texts
     (the texts are needed to run this test; CI has them)."""
     import os
-    seeds = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")
+    seeds = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared")
     if not seeds.is_dir():
         pytest.skip("the rule texts are not at hand (set FSM_SOURCES); CI has them")
     from fsm import spec as S

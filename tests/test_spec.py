@@ -13,7 +13,7 @@ from fsm.cli import main
 from fsm.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared" / "seeds")
+SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared")
 HAVE_SEEDS = SEEDS.is_dir() and any(SEEDS.iterdir())
 needs_seeds = pytest.mark.skipif(not HAVE_SEEDS, reason="the rule texts are not at hand "
                                  "(set FSM_SOURCES); CI has them")

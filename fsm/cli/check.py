@@ -63,7 +63,7 @@ examples:
   fsm check spec/scenarios/4e-interrupt-shift-away.json
   fsm check --format json spec/scenarios/*.json
   fsm check my-engine-game.jsonl        (reports the first step the rules forbid)
-  fsm check --explain --sources ../shared/seeds spec/scenarios/4e-reaction-when-hit.json
+  fsm check --explain --sources ../shared spec/scenarios/4e-reaction-when-hit.json
   fsm check --at 3 spec/scenarios/4e-reaction-between-attack-rolls.json
   fsm check --format markdown spec/scenarios/pf2-disrupted-spell.json > answer.md
   fsm check spec/scenarios/4e-interrupt-shift-away.json --diagram shift.svg

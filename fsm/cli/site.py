@@ -33,7 +33,7 @@ exit status: 0 built, 2 bad usage (or npm could not fetch the runtime).
 examples:
   fsm site site/
   fsm site site/ --live                          (adds the live checker; needs npm)
-  fsm site site/ --sources ../shared/seeds      (private: the texts' sentences shown)
+  fsm site site/ --sources ../shared      (private: the texts' sentences shown)
 """
 
 

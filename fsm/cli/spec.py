@@ -28,7 +28,7 @@ def add_parser(sub) -> None:
                     "of TIMING.md citing what exists and naming what the table has; with "
                     "--sources, every fingerprint and the tiling of each text.",
         epilog="exit status: 0 the map holds, 1 problems were found, 2 bad usage.\n"
-               "example: fsm spec check --sources ../shared/seeds",
+               "example: fsm spec check --sources ../shared",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sc.add_argument("--sources", metavar="DIR", default=os.environ.get(SEEDS_ENV),
                     help=f"folder holding the texts, found by SHA-256 whatever their names "

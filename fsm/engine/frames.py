@@ -37,13 +37,13 @@ class Frame:
         "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
         "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
         "name", "closed", "step", "readies", "window_part", "kept", "closed_by",
-        "path", "shift", "attack", "targets", "start", "forced",
+        "path", "shift", "attack", "targets", "start", "forced", "flags",
     )
 
     def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
                  labels=("",), parent=None, turn=0, cost=0, moving=False,
                  name=None, step=0, phase=PENDING, path=(), shift=False, attack=None,
-                 targets=(), start=None, forced=None):
+                 targets=(), start=None, forced=None, flags=frozenset()):
         self.id = id
         self.owner = owner
         self.kind = kind
@@ -80,6 +80,8 @@ class Frame:
         # How a path moves its owner when it is not the owner's own movement:
         # push, pull, slide or teleport (an event's path)
         self.forced = forced
+        # The true/false fields of its step (its ruleset's step spec: a spell, say)
+        self.flags = flags
 
     @property
     def finished(self) -> bool:
@@ -139,7 +141,8 @@ class Fighter:
 
     __slots__ = ("id", "side", "turns_started", "at", "reach", "_journal")
 
-    # combatant fields a scenario may set, with (lowest, highest) values
+    # combatant fields a scenario may set: (lowest, highest) for an integer,
+    # ``bool`` for true or false
     FIELDS: dict = {}
 
     def __setattr__(self, name, value):

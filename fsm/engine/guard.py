@@ -86,7 +86,9 @@ def judge(enc, st, fn, rules, is_routing) -> bool:
     answer = fn(enc, st)
     if answer is True:
         if enc.explaining and fn.info.ok:
-            enc.passed.append(_ok_words(enc, st, fn.info))
+            words = _ok_words(enc, st, fn.info)
+            if words:                 # a limit that did not apply to this step says nothing
+                enc.passed.append(words)
         return True
     if answer == GM:
         enc._gm_hits.append((fn, rules))

@@ -54,6 +54,11 @@ def fighters(ruleset, combatants) -> dict:
         if cid in out:
             raise StepError(f"combatant {cid} is listed twice", "combatants")
         for k, v in extra.items():
+            if cls.FIELDS[k] is bool:
+                if not isinstance(v, bool):
+                    raise StepError(f"combatant {cid}: {k} must be true or false",
+                                    "combatants")
+                continue
             low, high = cls.FIELDS[k]
             if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
                 raise StepError(f"combatant {cid}: {k} must be an integer from {low} "

@@ -46,6 +46,7 @@ FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "
                 "attack", "targets", "forced")
 COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
 TEXT_SCHEMA = {"type": ["string", "null"]}
+FLAG_SCHEMA = {"type": "boolean"}
 
 
 def with_article(word: str) -> str:
@@ -68,7 +69,7 @@ class Step:
     __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "parts", "moving",
                  "provokes", "labels", "on", "cost", "name", "fid", "ruling", "text",
                  "responding", "path", "shift", "attack", "targets", "provokes_stated",
-                 "next_turn", "forced")
+                 "next_turn", "forced", "flags")
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -95,6 +96,7 @@ class Step:
         self.provokes_stated = False
         self.next_turn = False     # it answers the turn-start moment of the turn to come
         self.forced = None         # an event's path that is no movement of its own
+        self.flags = frozenset()   # the step spec's true/false fields given as true
 
 
 def makes_frame(ruleset, kind: str) -> bool:
@@ -108,6 +110,7 @@ def fields_of(ruleset) -> frozenset:
     extra = {"cost"} if any(s.cost_field for s in ruleset.steps) else set()
     for spec in ruleset.steps:
         extra.update(spec.text_fields)
+        extra.update(spec.flags)
     return COMMON_FIELDS | extra
 
 
@@ -206,7 +209,17 @@ def parse(enc, data, index: int) -> Step:
         if not isinstance(name, str):
             raise StepError("'name' must be a string", "name")
         st.name = name
-    for key in known - COMMON_FIELDS - {"cost"}:
+    flags = frozenset().union(*(s.flags for s in rs.steps))
+    for key in sorted(flags & set(data)):
+        if spec is None or key not in spec.flags:
+            takes = [s.kind for s in rs.steps if key in s.flags]
+            raise StepError(f"'{key}' (true or false) belongs to a {' or '.join(takes)} step",
+                            key, "field-of-another-kind")
+        if not isinstance(data[key], bool):
+            raise StepError(f"'{key}' must be true or false", key)
+        if data[key]:
+            st.flags |= {key}
+    for key in known - COMMON_FIELDS - {"cost"} - flags:
         if key in data and data[key] is not None:
             if spec is None or key not in spec.text_fields or not isinstance(data[key], str):
                 takes = [s.kind for s in rs.steps if key in s.text_fields]

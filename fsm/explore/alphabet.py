@@ -86,7 +86,8 @@ class Alphabet:
         self.responders = list(responders or ids)
         self.responses = ruleset.answers
         self.labelled = ruleset.explore.labelled
-        self.grid_answers = ruleset.explore.grid_answers if grid else ()
+        self.grid_answers = (ruleset.explore.grid_answers if grid else ()) \
+            + ruleset.explore.answer_variants
         first = [k for k in FIRST_STACK_MOVES if k in ruleset.stack_moves]
         stack_moves = first + sorted(ruleset.stack_moves - set(first))
         last = [k for k in LAST_MOVES if k in ruleset.table.kinds]

@@ -65,10 +65,10 @@ def _frame_class(f, pos, klass, parented) -> tuple:
     kind = f.kind if f.kind in TURN_KINDS or f.kind == EVENT else klass(f.kind)
     if f.outcome is not None:
         return (f.owner, kind, f.provokes, f.labels, f.outcome,
-                f.window_part == f.done, f.closed)
+                f.window_part == f.done, f.closed, f.flags)
     parent = pos.get(f.parent, -1) if kind in parented else None
     return (f.owner, kind, f.provokes, f.labels, None, f.parts, f.done, f.phase,
-            f.interrupted, f.moving, parent, f.window_part)
+            f.interrupted, f.moving, parent, f.window_part, f.flags)
 
 
 def _uses_key(enc, pos, exact) -> frozenset:

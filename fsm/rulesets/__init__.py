@@ -48,6 +48,7 @@ class StepSpec:
     cost_field: bool = False         # it needs a `cost` of 1 to 3 (its parts by default)
     moving: bool = False             # a move: a reaction may break into it
     text_fields: tuple = ()          # free-text fields it takes (e.g. what is readied)
+    flags: tuple = ()                # true/false fields it takes (e.g. a spell cast with a slot)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class Explore:
     # answers with paths (``("steps", ((dx, dy), ...))``, relative to the actor)
     grid_moves: object = None        # (actor, others) -> [(kind, fields)], or None: no grid mode
     grid_answers: tuple = ()         # ((kind, fields), ...) answers tried on every trigger
+    # Answers with fields of their own (a flag, say), tried on every trigger in both modes
+    answer_variants: tuple = ()      # ((kind, fields), ...)
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,4 +145,4 @@ def get(ruleset) -> Ruleset | None:
         return RULESETS.get(ruleset)
     return None
 
-from . import dnd4e, pf2e  # noqa: E402,F401  (each registers itself)
+from . import dnd4e, dnd5e, pf2e  # noqa: E402,F401  (each registers itself)

@@ -224,7 +224,7 @@ def push_frame(enc, st):
                    parent=st.target.id if (st.responding and st.target is not None) else None,
                    turn=enc.turn_serial, cost=st.cost, moving=st.moving, name=st.name,
                    step=st.index, path=st.path, shift=st.shift, attack=st.attack,
-                   targets=st.targets, forced=st.forced,
+                   targets=st.targets, forced=st.forced, flags=st.flags,
                    start=enc.fighters[st.actor].at if st.path else None))
     enc.note(st, enc.stack[-1], "declared")
 

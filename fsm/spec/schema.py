@@ -13,7 +13,7 @@ import json
 
 from ..engine.rows import STATES
 from ..engine.scene import COORDINATE, MAX_REACH
-from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, TEXT_SCHEMA, fields_of
+from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
 from ..errors import ERROR_CODES
 from ..io.scenario import FORMAT
@@ -65,8 +65,9 @@ def option_schema(opt) -> dict:
 
 
 def _fighter_fields(rs) -> dict:
-    return {name: {"type": "integer", "minimum": low, "maximum": high}
-            for name, (low, high) in rs.fighter.FIELDS.items()}
+    return {name: {"type": "boolean"} if bounds is bool
+            else {"type": "integer", "minimum": bounds[0], "maximum": bounds[1]}
+            for name, bounds in rs.fighter.FIELDS.items()}
 
 
 def _step_fields(rulesets) -> dict:
@@ -78,6 +79,8 @@ def _step_fields(rulesets) -> dict:
                 extra["cost"] = COST_SCHEMA
             for name in spec.text_fields:
                 extra[name] = TEXT_SCHEMA
+            for name in spec.flags:
+                extra[name] = FLAG_SCHEMA
     common = {k: v for k, v in FIELD_SCHEMAS.items() if k != "expect"}
     return {**common, **dict(sorted(extra.items())), "expect": FIELD_SCHEMAS["expect"]}
 

@@ -1,0 +1,45 @@
+"""D&D 5th edition (SRD 5.2.1): one action, a Bonus Action when a feature
+grants one, movement up to Speed and one free object interaction on your
+turn; one Reaction between the starts of your turns (Opportunity Attacks,
+readied responses, reaction spells); one spell slot per turn.
+
+``limits`` holds the creature's budgets and the guards and effects only
+this ruleset has; ``scene`` who provokes an Opportunity Attack; ``table``
+the rows that use them (spec/rules.yaml names the rules); ``tools`` what the
+tools need of it. This module puts them together as one
+:class:`~fsm.rulesets.Ruleset`.
+
+This work includes material from the System Reference Document 5.2.1
+("SRD 5.2.1") by Wizards of the Coast LLC, available at
+https://www.dndbeyond.com/srd. The SRD 5.2.1 is licensed under the Creative
+Commons Attribution 4.0 International License, available at
+https://creativecommons.org/licenses/by/4.0/legalcode.
+"""
+
+from __future__ import annotations
+
+from .. import Option, Ruleset, StepSpec, register
+from .limits import ANSWERS, BEFORE, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS, Fighter5e
+from .table import REFUSALS, ROWS
+from .tools import budgets, explore, mistakes, mutants
+
+_CAST = (SPELL, SLOT)
+
+RULESET = register(Ruleset(
+    name="dnd5e", title="D&D 5e", rule_prefix="5E",
+    long_title="Dungeons & Dragons 5th edition (SRD 5.2.1)",
+    options=(
+        Option("slot_reactions", "counted", ("counted", "exempt"),
+               "whether a spell cast with a slot as a Reaction counts toward the one "
+               "spell slot per turn (counted: the text as written) or is free of it "
+               "(exempt: the limit read as being about the action and the Bonus Action)"),
+    ),
+    fighter=Fighter5e, rows=ROWS, refusals=REFUSALS,
+    turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
+    steps=(StepSpec("action", flags=_CAST), StepSpec("bonus", flags=_CAST),
+           StepSpec("ready", text_fields=("readies",), flags=_CAST),
+           StepSpec("move", moving=True),
+           StepSpec("reaction", flags=(*_CAST, BEFORE))),
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
+    readings=("srd-5e",),
+))

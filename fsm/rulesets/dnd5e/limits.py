@@ -1,0 +1,316 @@
+"""D&D 5e (SRD 5.2.1): the creature's budgets, and the guards and effects
+only this ruleset has. Guards register by name for the table to name them.
+
+A creature has one action, at most one Bonus Action (if a feature grants
+one), its Speed in feet and one free object interaction on each of its
+turns; one Reaction from the start of one of its turns to the start of the
+next; at most one spell slot expended per turn (option ``slot_reactions``).
+"""
+
+from __future__ import annotations
+
+from ...engine.frames import DISRUPTED, RESOLVED, TURN_KINDS, Fighter
+from ...engine.guard import guard
+from .. import common as c
+
+TURN_ACTIONS = frozenset({"action", "dash", "disengage", "ready", "bonus", "move",
+                          "interact"})
+ACTIONS = frozenset({"action", "dash", "disengage", "ready"})    # each costs the action
+ANSWERS = ("reaction", "opportunity", "readied")
+STACK_MOVES = frozenset({"resolve", "continue", "counter"})
+FEET_PER_SQUARE = 5
+SPELL, SLOT, BEFORE = "spell", "slot", "before"
+
+
+class Fighter5e(Fighter):
+    """What a creature has left of its turn and its Reaction, and what it has readied."""
+
+    __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "action_used",
+                 "bonus_used", "movement", "interaction_used", "disengaged",
+                 "reaction_used", "slot_turn", "readied")
+    FIELDS = {"speed": (0, 1000), "bonus": bool, "incapacitated": bool, "unseen": bool,
+              "blinded": bool}
+
+    def __init__(self, id, side, *, speed: int = 30, bonus: bool = False,
+                 incapacitated: bool = False, unseen: bool = False, blinded: bool = False):
+        super().__init__(id, side)
+        self.speed = speed
+        self.bonus = bonus                 # a feature grants it a Bonus Action
+        self.incapacitated = incapacitated
+        self.unseen = unseen               # nobody can see it (invisible, hidden)
+        self.blinded = blinded             # it can see nobody
+        self.action_used = self.bonus_used = self.interaction_used = False
+        self.disengaged = False            # its movement provokes nothing this turn
+        self.movement = speed              # feet left this turn
+        self.reaction_used = False
+        self.slot_turn = -1                # the turn in which it last expended a spell slot
+        self.readied = None                # what it has readied, until its next turn
+
+
+def feet(st) -> int:
+    """The feet a move covers: 5 per square (its path, its squares, or one)."""
+    return FEET_PER_SQUARE * st.parts
+
+
+# -- what guards see, for explanations ------------------------------------------------
+
+def _seen(enc, st):
+    f = enc.fighters[st.actor]
+    return {"actor": st.actor, "active": enc.active, "movement": f.movement,
+            "feet": feet(st), "readied": f.readied or "nothing"}
+
+
+# -- guards -----------------------------------------------------------------------------
+
+@guard("incapacitated", "{actor} is Incapacitated: it takes no action, Bonus Action or "
+       "Reaction", seen=_seen, ok="{actor} is not Incapacitated")
+def able_to_act(enc, st):
+    """An Incapacitated creature takes no action, Bonus Action or Reaction."""
+    return not enc.fighters[st.actor].incapacitated
+
+
+@guard("action-used", "{actor} has taken its action this turn already", seen=_seen,
+       ok="{actor} has not taken its action this turn")
+def action_left(enc, st):
+    """One action on your turn (Attack, Dash, Disengage, Ready, Magic, ...)."""
+    return not enc.fighters[st.actor].action_used
+
+
+@guard("no-bonus-action", "no feature of {actor}'s grants it a Bonus Action", seen=_seen,
+       ok="a feature of {actor}'s grants it a Bonus Action")
+def bonus_granted(enc, st):
+    """A Bonus Action exists only when a feature, spell or ability grants one."""
+    return enc.fighters[st.actor].bonus
+
+
+@guard("bonus-action-used", "{actor} has taken a Bonus Action this turn already",
+       seen=_seen, ok="{actor} has taken no Bonus Action this turn")
+def bonus_left(enc, st):
+    """At most one Bonus Action on a turn."""
+    return not enc.fighters[st.actor].bonus_used
+
+
+@guard("not-enough-movement", "{actor} has {movement} ft of movement left this turn; this "
+       "move needs {feet} ft", seen=_seen,
+       ok="{actor} has {movement} ft of movement left, enough for {feet} ft")
+def movement_left(enc, st):
+    """A move covers at most the movement left this turn (Speed, more after a Dash)."""
+    return feet(st) <= enc.fighters[st.actor].movement
+
+
+def _open_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    own = [f for f in enc.stack if f.outcome is None and f.kind not in TURN_KINDS]
+    seen["open"] = ", ".join(f"{f.id} ({f.owner}'s {f.kind})" for f in own) or "nothing"
+    seen["ok"] = (f"{own[0].id}, {st.actor}'s own action, is between two of its attacks"
+                  if own else "nothing is unresolved on the stack")
+    return seen
+
+
+@guard("action-in-progress", "{open} is still unresolved; a move comes between the "
+       "attacks of one's own Attack action, not inside another action", seen=_open_seen,
+       ok="{ok}")
+def only_own_attacks_open(enc, st):
+    """Nothing is unresolved but the mover's own action between two of its attacks
+    (Extra Attack: moving between attacks)."""
+    for frame in enc.stack:
+        if frame.outcome is None and frame.kind not in TURN_KINDS:
+            if not (frame.owner == st.actor and frame.kind == "action"
+                    and frame.between_parts):
+                return False
+    return True
+
+
+def _own_move_or_action(enc, actor):
+    for frame in enc.stack:
+        if frame.owner == actor and frame.outcome is None \
+                and (frame.kind in ACTIONS or frame.kind == "move"):
+            return frame
+    return None
+
+
+@guard("not-during-move-or-action", "{actor} has no move or action of its own under way; "
+       "the free interaction comes during one", seen=c.target_seen,
+       ok="{actor}'s own move or action is under way")
+def during_own_move_or_action(enc, st):
+    """The free object interaction happens during your move or your action."""
+    return _own_move_or_action(enc, st.actor) is not None
+
+
+@guard("interaction-used", "{actor} has had its free object interaction this turn; "
+       "another needs the Utilize action", seen=_seen,
+       ok="{actor} has not had its free object interaction this turn")
+def interaction_left(enc, st):
+    """One free object interaction per turn."""
+    return not enc.fighters[st.actor].interaction_used
+
+
+@guard("reaction-used", "{actor} has taken a Reaction since the start of its last turn",
+       seen=_seen, ok="{actor} has its Reaction")
+def reaction_left(enc, st):
+    """One Reaction, back at the start of your next turn."""
+    return not enc.fighters[st.actor].reaction_used
+
+
+def _timing_seen(before: bool):
+    def seen(enc, st):
+        out = c.target_seen(enc, st)
+        comes_before = st.kind != "reaction" or BEFORE in st.flags
+        out["ok"] = "" if comes_before != before else (
+            f"{out['trigger']} has not taken effect yet ({out['done']}/{out['parts']} parts "
+            "done)" if before else
+            f"{out['trigger']} has resolved ({out['done']}/{out['parts']} parts)"
+            if st.target is not None and st.target.kind not in TURN_KINDS
+            else f"{out['trigger']} is a moment of the turn, which a Reaction may follow")
+        return out
+    return seen
+
+
+@guard("trigger-already-resolved",
+       "trigger {trigger} has already resolved ({done}/{parts} parts); this Reaction comes "
+       "before its trigger takes effect", seen=_timing_seen(True), ok="{ok}")
+def before_its_trigger(enc, st):
+    """A Reaction whose description puts it before its trigger (``before``; an
+    Opportunity Attack always) answers it while the trigger is pending."""
+    if st.kind == "reaction" and BEFORE not in st.flags:
+        return True
+    return st.target.pending
+
+
+@guard("trigger-not-resolved",
+       "trigger {trigger} has not resolved yet ({done}/{parts} parts); a Reaction comes "
+       "right after its trigger", seen=_timing_seen(False), ok="{ok}")
+def after_its_trigger(enc, st):
+    """A Reaction comes right after its trigger (a turn moment, or a resolved
+    part), unless its description says otherwise (``before``)."""
+    if BEFORE in st.flags:
+        return True
+    t = st.target
+    return t.kind in TURN_KINDS or t.phase == RESOLVED
+
+
+@guard("nothing-readied", "{actor} has nothing readied", seen=_seen,
+       ok="{actor} has readied {readied}")
+def something_readied(enc, st):
+    """A readied response needs a Ready action taken since the start of your last turn."""
+    return enc.fighters[st.actor].readied is not None
+
+
+def _slot_seen(enc, st):
+    f = enc.fighters[st.actor]
+    ok = ""
+    if SLOT in st.flags:
+        ok = ("a Reaction's spell slot is free of the one-slot limit (option "
+              "slot_reactions: exempt)" if _exempt(enc, st)
+              else f"{st.actor} has expended no spell slot on this turn")
+    return {"actor": st.actor, "when": enc.describe_turn(f.slot_turn), "ok": ok}
+
+
+@guard("spell-slot-used", "{actor} has expended a spell slot on this turn already "
+       "({when})", seen=_slot_seen, ok="{ok}")
+def slot_left(enc, st):
+    """One spell slot per turn, a Reaction's counted (the literal reading,
+    option ``slot_reactions: counted``) or not (``exempt``)."""
+    if SLOT not in st.flags or _exempt(enc, st):
+        return True
+    return enc.fighters[st.actor].slot_turn != enc.turn_serial
+
+
+def _exempt(enc, st) -> bool:
+    return st.kind == "reaction" and enc.options["slot_reactions"] == "exempt"
+
+
+@guard("not-a-spell", "{trigger} is not a spell being cast", seen=c.target_seen,
+       ok="{trigger} is a spell being cast")
+def casting_a_spell(enc, st):
+    """Only a spell's casting can be countered."""
+    return bool(st.target.flags & {SPELL, SLOT})
+
+
+def _countering(enc, frame) -> list:
+    return [who for (fid, _, who), kinds in enc.uses.items()
+            if fid == frame.id and any(kind == SPELL for kind, _ in kinds)]
+
+
+@guard("not-counterspelled", "no reaction spell answered {trigger} before it took effect",
+       seen=c.target_seen, ok="a reaction spell answered {trigger} before it took effect")
+def counterspelled(enc, st):
+    """A casting is countered by a reaction spell cast before it took effect."""
+    return bool(_countering(enc, st.target))
+
+
+# -- effects ------------------------------------------------------------------------------
+
+def spend_action(enc, st):
+    enc.fighters[st.actor].action_used = True
+
+
+def spend_bonus(enc, st):
+    enc.fighters[st.actor].bonus_used = True
+
+
+def spend_movement(enc, st):
+    enc.fighters[st.actor].movement -= feet(st)
+
+
+def dash(enc, st):
+    """Extra movement equal to your Speed for the rest of the turn."""
+    f = enc.fighters[st.actor]
+    f.movement += f.speed
+
+
+def disengage(enc, st):
+    """Your movement provokes no Opportunity Attack for the rest of the turn."""
+    enc.fighters[st.actor].disengaged = True
+
+
+def use_interaction(enc, st):
+    enc.fighters[st.actor].interaction_used = True
+
+
+def spend_reaction(enc, st):
+    enc.fighters[st.actor].reaction_used = True
+
+
+def spend_slot(enc, st):
+    """A spell cast with a slot expends it on this turn (a Reaction's, unless
+    it is exempt)."""
+    if SLOT in st.flags and not _exempt(enc, st):
+        enc.fighters[st.actor].slot_turn = enc.turn_serial
+
+
+def note_spell(enc, st):
+    """A reaction spell cast before its trigger: remembered, so that the
+    casting it answers can be countered."""
+    if st.flags & {SPELL, SLOT} and BEFORE in st.flags:
+        key = (st.target.id, st.target.occurrence, st.actor)
+        enc.uses[key] = enc.uses.get(key, ()) + ((SPELL, st.on),)
+
+
+def note_readied(enc, st):
+    """What is readied: the step's ``readies``, or an action."""
+    enc.fighters[st.actor].readied = st.text.get("readies") or "an action"
+
+
+def use_readied(enc, st):
+    enc.fighters[st.actor].readied = None
+
+
+def counter(enc, st):
+    """The countered spell dissipates: no effect, the action that cast it is
+    wasted, and a spell slot it used is not expended."""
+    top = enc.stack[-1]
+    c.void(enc, st, DISRUPTED)
+    owner = enc.fighters.get(top.owner)
+    if owner is not None and SLOT in top.flags and owner.slot_turn == top.turn:
+        owner.slot_turn = -1
+
+
+def refresh(enc, st):
+    """The new turn's owner gets its action, Bonus Action, Speed, free
+    interaction and Reaction back; what it readied lapses."""
+    f = enc.fighters[enc.active]
+    f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
+    f.reaction_used = False
+    f.movement = f.speed
+    f.readied = None

@@ -1,0 +1,87 @@
+"""The D&D 5e table: every row of this ruleset, each guard with the rule ids
+it enforces on that row (spec/rules.yaml), in the order the machine tries
+them. Rows shared with every ruleset come from ``common``."""
+
+from __future__ import annotations
+
+from ...engine.rows import (ACTING, AFTER, BEFORE, NOT_ACTING, TRIGGERED, TURN_END,
+                            TURN_START, refuse, row)
+from .. import common as c
+from . import limits as fx
+from . import scene as sc
+
+_TURN = dict(own_turn="5E-OWN-TURN", no_action_pending="5E-ONE-AT-A-TIME")
+_ACTION = dict(**_TURN, able_to_act="5E-INCAPACITATED", action_left="5E-ACTION")
+_ANSWER = dict(has_trigger="5E-TRIGGER", trigger_still_open="5E-REACTION-AFTER",
+               nothing_unresolved_above="5E-STACK", able_to_act="5E-INCAPACITATED",
+               reaction_left="5E-REACTION-ONE")
+# With positions, a stated provocation must be what they show (T-5E-OPPORTUNITY)
+_SCENE = dict(provokes_as_placed="5E-OA")
+
+_ENTRIES = [
+    # The turn's action (5E-ACTION): one, on your turn, one thing at a time
+    row("action", [ACTING], BEFORE, fx.spend_action, fx.spend_slot, c.push_frame,
+        rules=("5E-ACTION", "5E-CASTING-TIME"), **_ACTION, slot_left="5E-SLOT-ONE", **_SCENE),
+    row("dash", [ACTING], BEFORE, fx.spend_action, fx.dash, c.push_frame,
+        rules="5E-DASH", **_ACTION),
+    row("disengage", [ACTING], BEFORE, fx.spend_action, fx.disengage, c.push_frame,
+        rules="5E-DISENGAGE", **_ACTION),
+    row("ready", [ACTING], BEFORE, fx.spend_action, fx.spend_slot, c.push_frame,
+        fx.note_readied, rules=("5E-READY", "5E-READY-SPELL"), **_ACTION,
+        slot_left="5E-SLOT-ONE"),
+    # A Bonus Action: only when granted, one per turn
+    row("bonus", [ACTING], BEFORE, fx.spend_bonus, fx.spend_slot, c.push_frame,
+        rules=("5E-BONUS-ONE", "5E-CASTING-TIME"), **_TURN,
+        able_to_act="5E-INCAPACITATED", bonus_granted="5E-BONUS-GRANTED",
+        bonus_left="5E-BONUS-ONE", slot_left="5E-SLOT-ONE", **_SCENE),
+    # Movement up to Speed, broken up around actions and between attacks
+    row("move", [ACTING, AFTER], BEFORE, fx.spend_movement, c.push_frame,
+        rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
+        only_own_attacks_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE"),
+        movement_left="5E-MOVE-SPEED", **_SCENE),
+    refuse("move", [BEFORE, TURN_START, TURN_END], own_turn="5E-OWN-TURN",
+           only_own_attacks_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE")),
+    # The free object interaction: during your move or action, one per turn
+    row("interact", [BEFORE, AFTER], BEFORE, fx.use_interaction, c.push_frame,
+        rules="5E-INTERACT", own_turn="5E-OWN-TURN",
+        during_own_move_or_action="5E-INTERACT-DURING", interaction_left="5E-INTERACT"),
+    refuse("interact", [ACTING, TURN_START, TURN_END], own_turn="5E-OWN-TURN",
+           during_own_move_or_action="5E-INTERACT-DURING"),
+    # Reactions: right after the trigger unless the description says before
+    row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, fx.spend_slot, fx.note_spell,
+        c.push_frame, rules=("5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE"),
+        **_ANSWER,
+        before_its_trigger="5E-REACTION-BEFORE", after_its_trigger="5E-REACTION-AFTER",
+        slot_left="5E-SLOT-ONE", **_SCENE),
+    # The Opportunity Attack: right before a creature you can see leaves your reach
+    row("opportunity", TRIGGERED, BEFORE, fx.spend_reaction, c.push_frame,
+        rules=("5E-OA", "5E-SURPRISE"), **_ANSWER, before_its_trigger="5E-OA",
+        moves_by_itself=("5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
+        not_disengaged="5E-DISENGAGE", leaves_reach=("5E-OA", "5E-REACH"),
+        sees_the_mover="5E-OA-SEE"),
+    # A readied response: the Reaction, right after its trigger finishes
+    row("readied", TRIGGERED, BEFORE, fx.spend_reaction, fx.use_readied, c.push_frame,
+        rules="5E-READY", **_ANSWER, something_readied="5E-READY",
+        after_its_trigger="5E-READY-AFTER", **_SCENE),
+    # Counterspell's failed save: the casting dissipates, its slot not expended
+    row("counter", [BEFORE], AFTER, fx.counter, rules="5E-COUNTERSPELL",
+        actor_on_top="5E-STACK", casting_a_spell="5E-COUNTERSPELL",
+        counterspelled="5E-COUNTERSPELL"),
+    refuse("counter", [AFTER], actor_on_top="5E-STACK", part_pending="5E-STACK"),
+    refuse("counter", [ACTING, TURN_START, TURN_END], something_pending="5E-STACK"),
+    # The turn: what it gives comes back at the start of your next turn
+    row("end-turn", [ACTING], TURN_END, c.close_turn, rules="5E-INITIATIVE",
+        own_turn="5E-OWN-TURN"),
+    *c.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
+                  next_part_effects=(c.close_part_window,), resolve_rules=("5E-CONTINUE-TURN",)),
+    c.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
+                    ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
+]
+
+ROWS, _REFUSED = c.split(_ENTRIES)
+REFUSALS = _REFUSED + (
+    *c.nothing_to_answer(ROWS),
+    *(refuse(kind, NOT_ACTING, **_TURN) for kind in ("action", "dash", "disengage", "ready",
+                                                     "bonus")),
+    refuse("end-turn", NOT_ACTING, **_TURN),
+)

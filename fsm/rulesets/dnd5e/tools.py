@@ -1,0 +1,144 @@
+"""What the tools need of D&D 5e: the budgets a scenario may expect, how the
+explorer walks an encounter and what it checks after every step, and the
+mutants that measure the conformance suite."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import Explore
+from . import limits as fx
+
+COSTLESS = frozenset({"interact", "event"})
+REACTIONS = frozenset({"reaction", "opportunity", "readied"})
+
+
+def budgets(enc, fighter) -> dict:
+    """action, bonus (1 while one is left this turn), movement (feet left this
+    turn), interaction (the free object interaction, 1 while unused this turn),
+    reaction (1 while unused since the start of its last turn), slot (1 while
+    it may expend a spell slot on this turn), readied (what it has readied)."""
+    return {
+        "action": 0 if fighter.action_used else 1,
+        "bonus": 1 if fighter.bonus and not fighter.bonus_used else 0,
+        "movement": fighter.movement,
+        "interaction": 0 if fighter.interaction_used else 1,
+        "reaction": 0 if fighter.reaction_used else 1,
+        "slot": 0 if fighter.slot_turn == enc.turn_serial else 1,
+        "readied": fighter.readied,
+    }
+
+
+# -- the explorer ---------------------------------------------------------------------
+
+def turn_moves(actor, others) -> list:
+    """The turn's steps the explorer tries for each creature."""
+    return [("action", (("provokes", others),)), ("action", (("attacks", 2),)),
+            ("action", (("slot", True),)), ("bonus", (("slot", True),)),
+            ("move", (("squares", 2), ("provokes", others[:1]))), ("dash", ()),
+            ("disengage", ()), ("ready", ()), ("interact", ())]
+
+
+ANSWER_VARIANTS = (("reaction", (("before", True), ("slot", True))),)
+
+
+def frame_class(kind: str) -> str:
+    """Every kind is told apart (the guards read most of them)."""
+    return kind
+
+
+def fighter_key(enc, f, exact, answers) -> tuple:
+    """A creature as the rules can still tell it apart: its turn's budgets only
+    while it is active, its Reaction and what it readied only if it answers."""
+    key = ((f.action_used, f.bonus_used, f.movement, f.interaction_used, f.disengaged)
+           if f.id == enc.active else None, f.slot_turn == enc.turn_serial)
+    if answers:
+        key += (f.reaction_used, f.readied if exact else f.readied is not None)
+    return key + (f.at,)
+
+
+def combatants(out: list) -> list:
+    """The first creature has a Bonus Action to take."""
+    out[0]["bonus"] = True
+    return out
+
+
+def watch(w, enc, data, verdict, counters, answers):
+    """The explorer's own count of Reactions since each creature's last turn
+    started, and of actions and Bonus Actions this turn; the first invariant
+    the step breaks, or None."""
+    _, bonus, react, spent = counters
+    kind, actor = data["do"], data.get("actor")
+    i = w.index.get(actor)
+    problem = None
+    if kind in REACTIONS:
+        react[i] += 1
+        if react[i] > 1:
+            problem = ("two-reactions", f"{actor} took a second Reaction before the start "
+                       "of its next turn", ("5E-REACTION-ONE",))
+    if kind in fx.ACTIONS:
+        spent[i] += 1
+        if spent[i] > 1 and problem is None:
+            problem = ("two-actions", f"{actor} took a second action this turn",
+                       ("5E-ACTION",))
+    if kind == "bonus":
+        bonus[i] += 1
+        if bonus[i] > 1 and problem is None:
+            problem = ("two-bonus-actions", f"{actor} took a second Bonus Action this turn",
+                       ("5E-BONUS-ONE",))
+    if kind in fx.TURN_ACTIONS and actor != enc.active and problem is None:
+        problem = ("off-turn-action", f"{actor} took a {kind} on {enc.active}'s turn",
+                   ("5E-OWN-TURN",))
+    return problem, answers
+
+
+explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
+                  watch=watch, combatants=combatants, costless=COSTLESS,
+                  reads_uses=True, void_rules=("5E-COUNTERSPELL",),
+                  answer_variants=ANSWER_VARIANTS)
+
+
+# -- mutants ----------------------------------------------------------------------------
+
+def reaction_back_at_turn_end(enc, st):
+    enc.fighters[enc.active].reaction_used = False
+
+
+def mutants(rows, refusals) -> list:
+    """Timing choices of this ruleset flipped: (id, description, rows, refusals)."""
+    moved = []
+    for r in rows:
+        if r.step == "end-turn":
+            r = replace(r, effects=(reaction_back_at_turn_end,) + r.effects)
+        moved.append(r)
+    return [("reaction-back-at-turn-end", "the Reaction also comes back at the end of your "
+             "turn, not only at its start", tuple(moved), refusals)]
+
+
+def reaction_back_every_turn(enc, st):
+    for f in enc.fighters.values():
+        f.reaction_used = False
+
+
+def spend_reaction_at_ready(enc, st):
+    fx.note_readied(enc, st)
+    enc.fighters[st.actor].reaction_used = True
+
+
+def counter_spends_slot(enc, st):
+    fx.c.void(enc, st, fx.DISRUPTED)
+
+
+def mistakes(rows, refusals, kit) -> list:
+    """Engine-author mistakes in this ruleset: (id, description, rows, refusals)."""
+    return [
+        ("reaction-back-every-turn", "every creature's Reaction comes back at every turn "
+         "(a marker reset each turn)", kit.add_effect(rows, "next-turn",
+                                                      reaction_back_every_turn), refusals),
+        ("ready-spends-the-reaction", "taking the Ready action spends the Reaction at once",
+         kit.swap_effect(rows, fx.note_readied, spend_reaction_at_ready), refusals),
+        ("countered-slot-expended", "a countered spell's slot stays expended",
+         kit.swap_effect(rows, fx.counter, counter_spends_slot), refusals),
+        ("answers-resolve-at-once", "answers take effect at once, never on the stack",
+         kit.answers_at_once(rows), refusals),
+    ]
