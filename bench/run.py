@@ -216,7 +216,7 @@ def adjudicate(load_, repeat: int = 7) -> dict:
 
 def _raw_setup(fired):
     """A bare model of the right ruleset for each fired trigger, and the triggers."""
-    machines = {rs: _bare_machine(rs) for rs in ("dnd4e", "pf2e")}
+    machines = {rs: _bare_machine(rs) for rs in {rs for rs, _ in fired}}
     return [machines[rs] for rs, _ in fired], [call for _, call in fired]
 
 

@@ -49,7 +49,7 @@ def test_the_map_holds_against_the_texts(spec, texts, map_text):
 @needs_seeds
 def test_the_texts_are_found_by_hash_whatever_their_names(spec, tmp_path):
     """Renamed copies of the texts are still found."""
-    for i, path in enumerate(sorted(SEEDS.iterdir())):
+    for i, path in enumerate(sorted(p for p in SEEDS.rglob("*") if p.is_file())):
         (tmp_path / f"copy-{i}.txt").write_bytes(path.read_bytes())
     assert set(S.find_sources(spec, tmp_path)) == {s["id"] for s in spec.sources}
 

@@ -63,7 +63,10 @@ def main():
                 time.sleep(60)
             if mode == "pf2-only":
                 del hello["rulesets"]["dnd4e"]
+                del hello["rulesets"]["dnd5e"]
                 hello["rulesets"]["pf2e"]["options"].pop("similar_triggers")
+            if mode == "shift-provokes":         # a 4e engine: shifts are 4e's
+                hello["rulesets"] = {"dnd4e": hello["rulesets"]["dnd4e"]}
             print(json.dumps(hello), flush=True)
             continue
         vector = msg["vector"]

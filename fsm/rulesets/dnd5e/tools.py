@@ -39,7 +39,17 @@ def turn_moves(actor, others) -> list:
             ("disengage", ()), ("ready", ()), ("interact", ())]
 
 
+def grid_moves(actor, others) -> list:
+    """Grid mode: moves a square either way along the line (and two squares
+    right), a melee attack, Disengage, Dash and a Bonus Action."""
+    return [("action", (("attack", "melee"), ("targets", others[:1]))),
+            ("move", (("steps", ((1, 0),)),)), ("move", (("steps", ((-1, 0),)),)),
+            ("move", (("steps", ((1, 0), (1, 0))),)), ("disengage", ()), ("dash", ()),
+            ("bonus", ()), ("interact", ())]
+
+
 ANSWER_VARIANTS = (("reaction", (("before", True), ("slot", True))),)
+GRID_ANSWERS = (("readied", (("steps", ((0, 1),)),)),)
 
 
 def frame_class(kind: str) -> str:
@@ -95,7 +105,8 @@ def watch(w, enc, data, verdict, counters, answers):
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
                   watch=watch, combatants=combatants, costless=COSTLESS,
                   reads_uses=True, void_rules=("5E-COUNTERSPELL",),
-                  answer_variants=ANSWER_VARIANTS)
+                  answer_variants=ANSWER_VARIANTS, grid_moves=grid_moves,
+                  grid_answers=GRID_ANSWERS)
 
 
 # -- mutants ----------------------------------------------------------------------------
