@@ -425,3 +425,16 @@ def test_random_timelines_keep_the_limits():
         Timeline5e, settings=settings(max_examples=150, stateful_step_count=40, deadline=None,
                                       derandomize=True,
                                       suppress_health_check=[HealthCheck.too_slow]))
+
+
+def test_the_attribution_is_carried_by_the_readme_and_every_site_page():
+    """CC-BY-4.0: the SRD 5.2.1's notice, word for word, in the README (the
+    wheel's description) and the footer of every page of the web site."""
+    from pathlib import Path
+
+    from fsm.rulesets.dnd5e import ATTRIBUTION
+    from fsm.site.html import page
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert " ".join(ATTRIBUTION.split()) in " ".join(readme.split())
+    assert ATTRIBUTION.replace('"', "&quot;") in page("a page", "") or \
+        ATTRIBUTION in page("a page", "")

@@ -479,6 +479,20 @@ def test_grid_mode_finds_a_derived_limit_switched_off(seed, guard, invariant):
     assert report.violation.problem.invariant == invariant
 
 
+@pytest.mark.rule("5E-OA", "5E-REACH")
+def test_grid_mode_finds_a_5e_opportunity_attack_that_leaves_no_reach(seed):
+    """D&D 5e: with the leaving-the-reach check always passing, the grid walk
+    reports an Opportunity Attack against a creature that is not leaving."""
+    seed("dnd5e", with_guard_forced(RULESETS["dnd5e"].rows, "leaves_reach"))
+    report = explore(_small("dnd5e", grid=True))
+    assert report.violation.problem.invariant == "opportunity-without-leaving"
+
+
+def test_a_small_5e_walk_on_the_grid_is_clean():
+    report = explore(_small("dnd5e", grid=True, depth=1, answerers=("c2",)), jobs=2)
+    assert report.violation is None and report.complete
+
+
 def test_grid_mode_finds_a_melee_attack_that_is_not_lost(seed):
     """Without the effect that makes an out-of-reach melee attack lost, the
     grid walk finds the attack going on."""

@@ -95,6 +95,7 @@ class Ruleset:
     mistakes: object = None          # (rows, refusals, kit) -> the same, engine-author bugs
     readings: tuple = ()             # source ids a divergence must give a reading of
     notes: object = None             # (step) -> notes a verdict carries
+    attribution: str = ""            # what a work using its text must carry (a licence's notice)
     extra: dict = field(default_factory=dict)
 
     @cached_property

@@ -25,7 +25,16 @@ def page(title: str, body: str, depth: int = 0) -> str:
             f'<title>{esc(title)} · fsm</title>\n<link rel="icon" href="data:,">\n'
             f'<link rel="stylesheet" href="{up}style.css">\n</head>\n<body>\n'
             f'<nav aria-label="site">{nav}</nav>\n<main>\n<h1>{esc(title)}</h1>\n{body}\n'
-            f'</main>\n</body>\n</html>\n')
+            f'</main>\n{_footer()}</body>\n</html>\n')
+
+
+def _footer() -> str:
+    """The notices the rulesets' texts ask of a work that uses them."""
+    from ..rulesets import RULESETS
+    notices = [rs.attribution for rs in RULESETS.values() if rs.attribution]
+    if not notices:
+        return ""
+    return "<footer>" + "".join(f"<p>{esc(n)}</p>" for n in notices) + "</footer>\n"
 
 
 def _nav_links(up: str, entries) -> str:

@@ -9,11 +9,8 @@ the rows that use them (spec/rules.yaml names the rules); ``tools`` what the
 tools need of it. This module puts them together as one
 :class:`~fsm.rulesets.Ruleset`.
 
-This work includes material from the System Reference Document 5.2.1
-("SRD 5.2.1") by Wizards of the Coast LLC, available at
-https://www.dndbeyond.com/srd. The SRD 5.2.1 is licensed under the Creative
-Commons Attribution 4.0 International License, available at
-https://creativecommons.org/licenses/by/4.0/legalcode.
+The attribution the SRD 5.2.1 asks of a work using it is ``ATTRIBUTION``
+below; the README and every page of the web site carry it.
 """
 
 from __future__ import annotations
@@ -24,6 +21,11 @@ from .table import REFUSALS, ROWS
 from .tools import budgets, explore, mistakes, mutants
 
 _CAST = (SPELL, SLOT)
+ATTRIBUTION = (
+    'This work includes material from the System Reference Document 5.2.1 ("SRD 5.2.1") '
+    "by Wizards of the Coast LLC, available at https://www.dndbeyond.com/srd. The SRD "
+    "5.2.1 is licensed under the Creative Commons Attribution 4.0 International License, "
+    "available at https://creativecommons.org/licenses/by/4.0/legalcode.")
 
 RULESET = register(Ruleset(
     name="dnd5e", title="D&D 5e", rule_prefix="5E",
@@ -41,5 +43,5 @@ RULESET = register(Ruleset(
            StepSpec("move", moving=True),
            StepSpec("reaction", flags=(*_CAST, BEFORE))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
-    readings=("srd-5e",),
+    readings=("srd-5e",), attribution=ATTRIBUTION,
 ))

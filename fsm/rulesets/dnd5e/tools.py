@@ -40,16 +40,15 @@ def turn_moves(actor, others) -> list:
 
 
 def grid_moves(actor, others) -> list:
-    """Grid mode: moves a square either way along the line (and two squares
-    right), a melee attack, Disengage, Dash and a Bonus Action."""
+    """Grid mode: moves a square either way along the line, two squares
+    right, a melee attack and Disengage."""
     return [("action", (("attack", "melee"), ("targets", others[:1]))),
             ("move", (("steps", ((1, 0),)),)), ("move", (("steps", ((-1, 0),)),)),
-            ("move", (("steps", ((1, 0), (1, 0))),)), ("disengage", ()), ("dash", ()),
-            ("bonus", ()), ("interact", ())]
+            ("move", (("steps", ((1, 0), (1, 0))),)), ("disengage", ())]
 
 
 ANSWER_VARIANTS = (("reaction", (("before", True), ("slot", True))),)
-GRID_ANSWERS = (("readied", (("steps", ((0, 1),)),)),)
+GRID_ANSWERS = ()
 
 
 def frame_class(kind: str) -> str:
@@ -59,8 +58,10 @@ def frame_class(kind: str) -> str:
 
 def fighter_key(enc, f, exact, answers) -> tuple:
     """A creature as the rules can still tell it apart: its turn's budgets only
-    while it is active, its Reaction and what it readied only if it answers."""
-    key = ((f.action_used, f.bonus_used, f.movement, f.interaction_used, f.disengaged)
+    while it is active (movement only up to the 10 feet the longest move the
+    walker tries covers), its Reaction and what it readied only if it answers."""
+    key = ((f.action_used, f.bonus_used, min(f.movement, 10), f.interaction_used,
+            f.disengaged)
            if f.id == enc.active else None, f.slot_turn == enc.turn_serial)
     if answers:
         key += (f.reaction_used, f.readied if exact else f.readied is not None)
@@ -99,7 +100,31 @@ def watch(w, enc, data, verdict, counters, answers):
     if kind in fx.TURN_ACTIONS and actor != enc.active and problem is None:
         problem = ("off-turn-action", f"{actor} took a {kind} on {enc.active}'s turn",
                    ("5E-OWN-TURN",))
+    if kind == "opportunity" and enc.scene and problem is None:
+        problem = _grid_problem(enc, actor, verdict)
     return problem, answers
+
+
+def _apart(a, b) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _grid_problem(enc, actor, verdict):
+    """The explorer's own reading of the grid (no code shared with the rules):
+    an allowed Opportunity Attack answers a path whose next square takes its
+    mover from within the answerer's reach to outside it."""
+    trigger = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
+    me = enc.fighters[actor]
+    ok = trigger is not None and trigger.path and trigger.forced is None \
+        and trigger.done < len(trigger.path) and trigger.owner in enc.fighters
+    if ok:
+        here = enc.fighters[trigger.owner].at
+        ok = _apart(here, me.at) <= me.reach < _apart(trigger.path[trigger.done], me.at)
+    if not ok:
+        return ("opportunity-without-leaving", f"{actor} made an Opportunity Attack against "
+                f"{verdict.target_id}, which is not leaving its reach there",
+                ("5E-OA", "5E-REACH"))
+    return None
 
 
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
