@@ -1,5 +1,5 @@
-"""The written rules are enough to build an engine: two engines written from
-the prose of spec/ alone (tests/engines/prose_*.py, no code shared with fsm)
+"""The written rules are enough to build an engine: engines written from
+the prose of spec/ alone, one per ruleset (tests/engines/prose_*.py, no code shared with fsm)
 pass every vector and agree with the reference on random timelines."""
 
 import ast
@@ -11,7 +11,7 @@ import pytest
 from fsm.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = {r: ROOT / "tests" / "engines" / f"prose_{r}.py" for r in ("dnd4e", "pf2e")}
+ENGINES = {r: ROOT / "tests" / "engines" / f"prose_{r}.py" for r in ("dnd4e", "pf2e", "dnd5e")}
 
 
 def _command(ruleset):

@@ -932,6 +932,8 @@ def counter(st, f):
     if f.slot_spent and f.owner is not None and f.turn == st.turn:
         st.budgets[f.owner]["slot"] = 1
         f.slot_spent = False
+    if f.kind == "ready" and f.owner is not None:
+        st.budgets[f.owner]["readied"] = None      # a countered ready readies nothing
 
 
 # ---------------------------------------------------------------- protocol

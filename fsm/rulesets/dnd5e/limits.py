@@ -304,6 +304,8 @@ def counter(enc, st):
     owner = enc.fighters.get(top.owner)
     if owner is not None and SLOT in top.flags and owner.slot_turn == top.turn:
         owner.slot_turn = -1
+    if owner is not None and top.kind == "ready":
+        owner.readied = None           # the held spell dissipates
 
 
 def refresh(enc, st):
