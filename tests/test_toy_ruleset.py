@@ -207,3 +207,36 @@ def test_a_guard_reusing_another_guards_name_is_refused_and_changes_nothing():
         def own_turn(enc, st):
             return True
     assert GUARDS["own_turn"] is before
+
+
+def test_a_ruleset_installed_elsewhere_is_found_through_its_entry_point(tmp_path):
+    """A package outside the project that declares the toy under the
+    ``fsm.rulesets`` entry-point group is found by ``fsm check`` in a fresh
+    process, with nothing of fsm changed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    tests = Path(__file__).resolve().parent
+    (tmp_path / "toy_plugin.py").write_text("from test_toy_ruleset import TOY\n")
+    info = tmp_path / "toy_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[fsm.rulesets]\ntoy = toy_plugin:TOY\n")
+    scenario = tmp_path / "strike.json"
+    scenario.write_text(json.dumps({
+        "format": 1, "id": "strike", "ruleset": "toy", "combatants": [
+            {"id": "ann", "side": "red"}, {"id": "bob", "side": "blue"}],
+        "steps": [{"actor": "ann", "do": "strike", "expect": {"verdict": "allowed"}},
+                  {"do": "resolve"},
+                  {"actor": "ann", "do": "strike",
+                   "expect": {"verdict": "rejected", "reason": "no-strike-left"}}]}))
+    env = {"PYTHONPATH": f"{tmp_path}:{tests}",
+           "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "fsm", "check", str(scenario)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "every expectation holds" in done.stdout
+    (info / "entry_points.txt").write_text("[fsm.rulesets]\ntoy = toy_plugin:MISSING\n")
+    broken = subprocess.run([sys.executable, "-m", "fsm", "check", str(scenario)],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert broken.returncode == 2 and "cannot be loaded" in broken.stderr

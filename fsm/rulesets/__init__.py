@@ -8,8 +8,12 @@ budgets it keeps on each combatant and how it shows them. The tools read the
 rest: how the explorer walks it and what it checks, the mutants that test
 the suite, which texts' readings a divergence must give.
 
-Adding a ruleset is one module of this package (see ``common.py`` for the
-rows every ruleset shares) plus its spec data and tests.
+Adding a ruleset is one package here (see ``common.py`` for the rows every
+ruleset shares), imported at the end of this module, plus its spec data and
+tests. A package outside the project adds one through the entry-point group
+``fsm.rulesets``: each entry names a :class:`Ruleset` value (or a module that
+calls :func:`register` as it is imported), found once ``fsm`` has been imported (``fsm/__init__.py`` calls
+:func:`discover`).
 """
 
 from __future__ import annotations
@@ -147,3 +151,25 @@ def get(ruleset) -> Ruleset | None:
     return None
 
 from . import dnd4e, dnd5e, pf2e  # noqa: E402,F401  (each registers itself)
+
+ENTRY_POINTS = "fsm.rulesets"
+
+
+def discover() -> list[str]:
+    """Register the rulesets installed packages declare under the entry-point
+    group ``fsm.rulesets``; one warning line for an entry that cannot be
+    loaded, none of which stops the others. Returns the names registered."""
+    import warnings
+    from importlib.metadata import entry_points
+    found = []
+    for ep in entry_points(group=ENTRY_POINTS):
+        try:
+            value = ep.load()
+        except Exception as exc:       # a broken plugin must not break fsm
+            warnings.warn(f"ruleset entry point {ep.name!r} ({ep.value}) cannot be "
+                          f"loaded: {type(exc).__name__}: {exc}", stacklevel=2)
+            continue
+        if isinstance(value, Ruleset) and value.name not in RULESETS:
+            register(value)
+        found.append(getattr(value, "name", ep.name))
+    return found
