@@ -33,12 +33,14 @@ FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "
 # only on reaction; `readies` only on ready.
 TAKES = {
     "before": {"reaction"},
+    "concentration": {"event"},
     "slot": {"action", "bonus", "ready", "reaction"},
     "spell": {"action", "bonus", "ready", "reaction"},
 }
 
 STEP_FIELDS = {"actor", "attack", "attacks", "before", "comment", "do", "expect", "forced",
                "id", "name", "on", "parts", "path", "provokes", "readies", "ruling", "shift",
+               "concentration",
                "slot", "spell", "squares", "targets", "to", "triggers"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
@@ -263,6 +265,7 @@ class State:
         self.resolved = []
         self.disrupted = []
         self.counterspells = set()  # ids of the frames a reaction spell was cast against
+        self.readied_spell = {}     # combatant -> what it readied is a spell (T-5E-READY)
         self._push_moment("turn-start")
 
     def speed(self, cid):
@@ -619,7 +622,7 @@ def _read_texts(step, kind):
         err("bad-value", "bad ruling")
     if "name" in step and not isinstance(step["name"], str):
         err("bad-value", "name must be a string")
-    for k in ("before", "slot", "spell"):          # T-ERRORS: in this order
+    for k in ("before", "concentration", "slot", "spell"):   # T-ERRORS: in this order
         if k in step:
             if kind not in TAKES[k]:
                 err("field-of-another-kind", "%r does not belong on %s" % (k, kind))
@@ -870,6 +873,7 @@ def spend(st, f, cx):
         st.disengaged.add(actor)
     if kind == "ready":
         b["readied"] = f.readies                   # T-5E-READY: with the step
+        st.readied_spell[actor] = f.spell or f.slot
     if kind == "move":
         b["movement"] -= move_feet(step)           # spent when declared
     if kind == "interact":
@@ -888,6 +892,10 @@ def apply_effect(st, kind, actor, fid, step, cx):
         f = new_frame(st, kind, actor, fid, step)   # an event's actor owns it (T-EVENT)
         if actor is not None and kind != "event":
             spend(st, f, cx)
+        if kind == "event" and actor is not None and step.get("concentration") is True \
+                and st.readied_spell.get(actor):
+            st.budgets[actor]["readied"] = None        # T-5E-READY: the spell dissipates
+            st.readied_spell[actor] = False
         if kind in ANSWERS:
             t = cx.trigger
             f.trigger = t.id

@@ -16,7 +16,8 @@ below; the README and every page of the web site carry it.
 from __future__ import annotations
 
 from .. import Option, Ruleset, StepSpec, register
-from .limits import ANSWERS, BEFORE, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS, Fighter5e
+from .limits import (ANSWERS, BEFORE, CONCENTRATION, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
+                     Fighter5e)
 from .table import REFUSALS, ROWS
 from .tools import budgets, explore, mistakes, mutants
 
@@ -41,7 +42,8 @@ RULESET = register(Ruleset(
     steps=(StepSpec("action", flags=_CAST), StepSpec("bonus", flags=_CAST),
            StepSpec("ready", text_fields=("readies",), flags=_CAST),
            StepSpec("move", moving=True),
-           StepSpec("reaction", flags=(*_CAST, BEFORE))),
+           StepSpec("reaction", flags=(*_CAST, BEFORE)),
+           StepSpec("event", flags=(CONCENTRATION,))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
     readings=("srd-5e",), attribution=ATTRIBUTION,
 ))

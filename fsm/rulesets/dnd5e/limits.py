@@ -20,6 +20,7 @@ ANSWERS = ("reaction", "opportunity", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "counter"})
 FEET_PER_SQUARE = 5
 SPELL, SLOT, BEFORE = "spell", "slot", "before"
+CONCENTRATION = "concentration"     # an event's: its actor's Concentration breaks
 
 
 class Fighter5e(Fighter):
@@ -27,7 +28,7 @@ class Fighter5e(Fighter):
 
     __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "action_used",
                  "bonus_used", "movement", "interaction_used", "disengaged",
-                 "reaction_used", "slot_turn", "readied")
+                 "reaction_used", "slot_turn", "readied", "readied_spell")
     FIELDS = {"speed": (0, 1000), "bonus": bool, "incapacitated": bool, "unseen": bool,
               "blinded": bool}
 
@@ -45,6 +46,7 @@ class Fighter5e(Fighter):
         self.reaction_used = False
         self.slot_turn = -1                # the turn in which it last expended a spell slot
         self.readied = None                # what it has readied, until its next turn
+        self.readied_spell = False         # a spell held with Concentration
 
 
 def feet(st) -> int:
@@ -289,11 +291,22 @@ def note_spell(enc, st):
 
 def note_readied(enc, st):
     """What is readied: the step's ``readies``, or an action."""
-    enc.fighters[st.actor].readied = st.text.get("readies") or "an action"
+    f = enc.fighters[st.actor]
+    f.readied = st.text.get("readies") or "an action"
+    f.readied_spell = bool(st.flags & {SPELL, SLOT})
 
 
 def use_readied(enc, st):
-    enc.fighters[st.actor].readied = None
+    f = enc.fighters[st.actor]
+    f.readied, f.readied_spell = None, False
+
+
+def break_concentration(enc, st):
+    """An event with ``concentration``: its actor's Concentration breaks, and a
+    spell it readied dissipates without taking effect."""
+    f = enc.fighters.get(st.actor) if CONCENTRATION in st.flags else None
+    if f is not None and f.readied_spell:
+        f.readied, f.readied_spell = None, False
 
 
 def counter(enc, st):
@@ -305,7 +318,7 @@ def counter(enc, st):
     if owner is not None and SLOT in top.flags and owner.slot_turn == top.turn:
         owner.slot_turn = -1
     if owner is not None and top.kind == "ready":
-        owner.readied = None           # the held spell dissipates
+        owner.readied, owner.readied_spell = None, False   # the held spell dissipates
 
 
 def refresh(enc, st):
@@ -315,4 +328,4 @@ def refresh(enc, st):
     f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
     f.reaction_used = False
     f.movement = f.speed
-    f.readied = None
+    f.readied, f.readied_spell = None, False

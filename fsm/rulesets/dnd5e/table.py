@@ -4,8 +4,10 @@ them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...engine.rows import (ACTING, AFTER, BEFORE, NOT_ACTING, TRIGGERED, TURN_END,
-                            TURN_START, refuse, row)
+                            TURN_START, Row, refuse, row)
 from .. import common as c
 from . import limits as fx
 from . import scene as sc
@@ -77,6 +79,11 @@ _ENTRIES = [
     c.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
                     ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
 ]
+
+# An event may break its actor's Concentration (a readied spell dissipates)
+_ENTRIES = [replace(e, effects=(*e.effects, fx.break_concentration),
+                    rules=(*e.rules, "5E-READY-SPELL"))
+            if isinstance(e, Row) and e.step == "event" else e for e in _ENTRIES]
 
 ROWS, _REFUSED = c.split(_ENTRIES)
 REFUSALS = _REFUSED + (
