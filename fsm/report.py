@@ -141,7 +141,9 @@ def _shown(value) -> str:
     return "no limit" if value is None else str(value)
 
 
-def _options_line(rep) -> str:
+def options_line(rep) -> str:
+    """The options a replay's verdicts rest on, in words: those the scenario
+    sets (with what each means), then the defaults."""
     set_here, defaults = options_in_force(rep)
     parts = [f"{name} {_shown(value)} (set: {doc})" for name, value, doc in set_here]
     if defaults:
@@ -171,7 +173,7 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
     elif doc.get("description"):
         out.append(f"  {safe(doc['description'])}")
     if rep.encounter.ruleset.options:
-        out.append(f"  options: {safe(_options_line(rep))}")
+        out.append(f"  options: {safe(options_line(rep))}")
     for r in rep.results:
         v = r.verdict
         step = describe(r.data)
@@ -223,7 +225,7 @@ def markdown(rep, cites: Citations, explain: bool = False) -> str:
     elif doc.get("description"):
         out += [_md(doc["description"]), ""]
     if rep.encounter.ruleset.options:
-        out += [f"**Options.** {_md(_options_line(rep))}", ""]
+        out += [f"**Options.** {_md(options_line(rep))}", ""]
     out += ["| # | step | verdict | reason | rules |", "|---|---|---|---|---|"]
     cited = []
     for r in rep.results:

@@ -155,10 +155,10 @@ def test_the_step_through_follows_the_machine(site, browser):
         next_button.click()
         lit, verdict = shown()
         assert lit == [step["phase"]], n
-        assert verdict.startswith(step["verdict"]), n
+        assert verdict.startswith("\u2014 " + step["verdict"]), n
     browser.get(page.as_uri() + "#step-2")
     browser.refresh()
-    assert shown()[1].startswith(data["steps"][1]["verdict"])
+    assert shown()[1].startswith("\u2014 " + data["steps"][1]["verdict"])
     assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "2"
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "3"
@@ -214,3 +214,15 @@ def test_every_allowed_step_of_a_scenario_page_says_why():
                 assert r["explain"].startswith("because ") and len(r["explain"]) > 10, \
                     (path.name, n)
             assert "None" not in r["budgets"], (path.name, n)
+
+
+def test_a_scenario_page_shows_the_options_its_verdicts_rest_on():
+    """The premise is on the page: the options set (with what they mean) and
+    the defaults, above the step-through, and in the panel before step 1."""
+    from fsm.report import Citations
+    from fsm.site.stepthrough import replay_steps, scenario_page
+    path = ROOT / "spec" / "scenarios" / "pf2-combat-reflexes-shield-block.json"
+    html = scenario_page(path, Citations(ROOT))
+    assert "<strong>Options.</strong> react_before_first_turn allow" in html
+    _, start, _, _ = replay_steps(path)
+    assert "react_before_first_turn allow" in start["explain"]

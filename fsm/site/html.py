@@ -111,7 +111,7 @@ def step_panel() -> str:
             '<button id="next" type="button">next &rarr;</button> '
             '<span class="note">(or the arrow keys)</span></p>\n'
             '<p><strong data-field="step"></strong>: <span data-field="what"></span> '
-            '&mdash; <span data-field="verdict"></span></p>\n'
+            '<span data-field="verdict"></span></p>\n'
             '<p>Rules cited: <span data-field="rules"></span></p>\n'
             '<p>Why: <span data-field="explain"></span></p>\n'
             '<p class="failures" data-field="failures"></p>\n'
@@ -150,7 +150,8 @@ STEP_SCRIPT = """
     field('step', st.current === 0 ? 'before the first step'
                                     : 'step ' + st.current + ' of ' + data.steps.length);
     field('what', s.what);
-    field('verdict', s.verdict + (s.reason ? ' (' + s.reason + ')' : ''));
+    field('verdict', s.verdict ? '\u2014 ' + s.verdict + (s.reason ? ' (' + s.reason + ')' : '')
+                               : '(no step judged yet)');
     panel.querySelector('[data-field=verdict]').className = s.verdict ? 'verdict-' + s.verdict : '';
     field('rules', s.rules.join(', '));
     field('explain', s.explain);

@@ -16,7 +16,7 @@ import json
 
 from ..errors import FsmError
 from ..io.scenario import parse_text
-from ..report import because, describe
+from ..report import because, describe, options_line
 
 
 def move_key(trigger, source, dest) -> str:
@@ -44,8 +44,8 @@ def trace(doc, path, lines, edges) -> tuple:
 
     def record(enc, result, fired):
         facts = enc.facts()
-        entry = {"what": "the encounter starts", "verdict": "", "reason": None, "rules": [],
-                 "explain": "", "failures": []}
+        entry = {"what": "the encounter starts", "verdict": "", "reason": None,
+                 "rules": [], "explain": "", "failures": []}
         if result is not None:
             v = result.verdict
             why = v.says or (f"because {because(v)}" if because(v) else "")
@@ -57,6 +57,7 @@ def trace(doc, path, lines, edges) -> tuple:
                         "budgets": _budgets(facts), "edges": sorted(lit)})
 
     replay, traced = trace_document(doc, path, lines, record)
+    records[0]["explain"] = f"the options in force: {options_line(replay)}"
     sequence = sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
     return records[0], records[1:], sequence
 
