@@ -110,8 +110,7 @@ def fields_of(ruleset) -> frozenset:
     extra = {"cost"} if any(s.cost_field for s in ruleset.steps) else set()
     for spec in ruleset.steps:
         extra.update(spec.text_fields)
-        extra.update(spec.flags)
-    return COMMON_FIELDS | extra
+    return COMMON_FIELDS | extra | ruleset.flag_fields
 
 
 def _int(data, key, low, high) -> int:
@@ -209,8 +208,8 @@ def parse(enc, data, index: int) -> Step:
         if not isinstance(name, str):
             raise StepError("'name' must be a string", "name")
         st.name = name
-    flags = frozenset().union(*(s.flags for s in rs.steps))
-    for key in sorted(flags & set(data)):
+    flags = rs.flag_fields
+    for key in sorted(flags.intersection(data)) if flags else ():
         if spec is None or key not in spec.flags:
             takes = [s.kind for s in rs.steps if key in s.flags]
             raise StepError(f"'{key}' (true or false) belongs to a {' or '.join(takes)} step",

@@ -114,6 +114,11 @@ class Ruleset:
     def spec_of(self) -> dict:
         return {s.kind: s for s in self.steps}
 
+    @cached_property
+    def flag_fields(self) -> frozenset:
+        """The true/false fields some step kind of this ruleset takes."""
+        return frozenset(name for s in self.steps for name in s.flags)
+
     def option(self, name: str) -> Option | None:
         for opt in self.options:
             if opt.name == name:

@@ -339,11 +339,13 @@ def open_next_turn(enc, st):
 # -- rows every ruleset has ------------------------------------------------------------
 
 def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_effects=(),
-               keep=(), resolve_rules=()) -> list:
+               keep=(), resolve_rules=(), event=(), event_rules=()) -> list:
     """The stack moves a player declares (T-STACK-MOVES), events (T-EVENT) and
     the machine rows that settle the stack before each step (T-LEAVE,
     T-TURN-START). ``resolve``: effects after a part resolves, and
     ``resolve_rules`` the rule ids those effects implement beside ``stack``;
+    ``event``: effects after an event is put on the stack, implementing
+    ``event_rules`` beside ``trigger``;
     ``keep``: rows to try before a finished frame leaves (T-CUT-IN)."""
     return [
         row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=(stack, *resolve_rules),
@@ -354,7 +356,7 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
         refuse("continue", [BEFORE], actor_on_top=stack, part_resolved=stack),
         *(refuse(kind, [ACTING, START_PHASE, END_PHASE], something_pending=stack)
           for kind in ("resolve", "continue")),
-        row("event", ANY, BEFORE, push_frame, rules=trigger),
+        row("event", ANY, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
         *keep,
         *(row("close", [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
               **{parent: ()})

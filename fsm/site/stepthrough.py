@@ -43,7 +43,7 @@ def scenario_page(path, cites: Citations) -> str:
         parts.append(f"<p><strong>Answer.</strong> {esc(doc['answer'])}</p>")
     if doc.get("description"):
         parts.append(f"<p class=\"note\">{esc(doc['description'])}</p>")
-    parts.append(f"<p><strong>Options.</strong> {esc(start['explain'].split(': ', 1)[1])}</p>")
+    parts.append(f"<p><strong>Options.</strong> {esc(start['options'])}</p>")
     parts.append(step_panel())
     parts.append(inline_svg(render(doc["ruleset"], "overview", "svg"), "machine",
                             lit_nodes=(start["phase"],)))

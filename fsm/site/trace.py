@@ -57,7 +57,8 @@ def trace(doc, path, lines, edges) -> tuple:
                         "budgets": _budgets(facts), "edges": sorted(lit)})
 
     replay, traced = trace_document(doc, path, lines, record)
-    records[0]["explain"] = f"the options in force: {options_line(replay)}"
+    records[0]["options"] = options_line(replay)
+    records[0]["explain"] = f"the options in force: {records[0]['options']}"
     sequence = sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
     return records[0], records[1:], sequence
 

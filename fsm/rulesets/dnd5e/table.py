@@ -4,10 +4,8 @@ them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...engine.rows import (ACTING, AFTER, BEFORE, NOT_ACTING, TRIGGERED, TURN_END,
-                            TURN_START, Row, refuse, row)
+                            TURN_START, refuse, row)
 from .. import common as c
 from . import limits as fx
 from . import scene as sc
@@ -74,16 +72,13 @@ _ENTRIES = [
     # The turn: what it gives comes back at the start of your next turn
     row("end-turn", [ACTING], TURN_END, c.close_turn, rules="5E-INITIATIVE",
         own_turn="5E-OWN-TURN"),
+    # an event may break its actor's Concentration (a readied spell dissipates)
     *c.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
-                  next_part_effects=(c.close_part_window,), resolve_rules=("5E-CONTINUE-TURN",)),
+                  next_part_effects=(c.close_part_window,), resolve_rules=("5E-CONTINUE-TURN",),
+                  event=(fx.break_concentration,), event_rules=("5E-READY-SPELL",)),
     c.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
                     ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
 ]
-
-# An event may break its actor's Concentration (a readied spell dissipates)
-_ENTRIES = [replace(e, effects=(*e.effects, fx.break_concentration),
-                    rules=(*e.rules, "5E-READY-SPELL"))
-            if isinstance(e, Row) and e.step == "event" else e for e in _ENTRIES]
 
 ROWS, _REFUSED = c.split(_ENTRIES)
 REFUSALS = _REFUSED + (

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...engine.frames import DISRUPTED
 from .. import Explore
+from .. import common as c
 from . import limits as fx
 
 COSTLESS = frozenset({"interact", "event"})
@@ -162,7 +164,7 @@ def spend_reaction_at_ready(enc, st):
 
 
 def counter_spends_slot(enc, st):
-    fx.c.void(enc, st, fx.DISRUPTED)
+    c.void(enc, st, DISRUPTED)
 
 
 def mistakes(rows, refusals, kit) -> list:
