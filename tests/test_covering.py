@@ -35,6 +35,8 @@ def test_every_reached_key_is_in_some_vector(fresh):
         for key in c["decisions"] + c["machine"] + c["precedence"]:
             assert covering._describe(tuple(key)) in described, key
     for v in vectors:
+        if v["id"].startswith("err-"):      # the order of errors: tests/test_errororder.py
+            continue
         for step in v["steps"]:
             assert {"verdict", "reason", "budgets", "active", "resolved"} <= set(step["expect"])
 

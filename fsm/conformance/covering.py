@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from ..engine import REJECTED, Encounter
 from ..explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
 from ..rulesets import RULESETS
+from . import errororder
 
 # The bounds of the generated suite: three combatants (an ally and an enemy
 # for everyone), one round, two frames above the turn, one answering
@@ -260,6 +261,10 @@ def generate(jobs: int = 1) -> tuple[list[dict], dict]:
             "vectors": len(made),
             "steps": sum(len(v["steps"]) for v in made),
         }
+    errors = errororder.generate()
+    for made in errors.values():
+        vectors.extend(made)
+    coverage["error_order"] = errororder.coverage(errors)
     return vectors, coverage
 
 
@@ -323,4 +328,7 @@ def summary_lines(coverage: dict) -> list[str]:
                    f"{b['rounds']} round(s): {len(c['decisions'])} decisions, "
                    f"{len(c['machine'])} machine rows, {len(c['precedence'])} precedences, "
                    f"in {c['vectors']} vectors of {c['steps']} steps")
+    for ruleset, c in coverage.get("error_order", {}).items():
+        out.append(f"{ruleset}: the order of errors, {c['pairs']} pairs of faults (each "
+                   f"written twice), {len(c['codes'])} error codes")
     return out

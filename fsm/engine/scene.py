@@ -103,11 +103,11 @@ def read(enc, st, data) -> None:
                             "shift-without-path")
         st.shift = data["shift"]
     if "forced" in data:
-        if data["forced"] not in FORCED_KINDS:
-            raise StepError(f"'forced' must be one of {', '.join(FORCED_KINDS)}", "forced")
-        if st.kind != "event":
+        if st.kind != "event":      # the kind before the value (T-ERRORS)
             raise StepError(f"'forced' moves a combatant by an event, not by the {st.kind} "
                             "step", "forced", "field-of-another-kind")
+        if data["forced"] not in FORCED_KINDS:
+            raise StepError(f"'forced' must be one of {', '.join(FORCED_KINDS)}", "forced")
         if "path" not in data:
             raise StepError("'forced' says how a path is taken: give the 'path'", "forced",
                             "forced-without-path")

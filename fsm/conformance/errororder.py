@@ -1,0 +1,263 @@
+"""Generated vectors for the order of errors (T-ERRORS): one step with two
+faults, the one T-ERRORS reads first expected.
+
+The faults below follow T-ERRORS' written order, one entry per check. For each
+fault, the next one in the order that can share a step with it (a step kind
+both apply to, no field in common, another error code) makes a pair; every
+pair is written twice, its fields in the order read and reversed, so an engine
+that reads two fields the other way round fails two vectors, and one that
+reads a step's fields in the order they are written fails one. The reference
+plays every fault alone and every pair before it is written: a fault that
+does not give its own code, or a pair that does not give its first fault's,
+is a :class:`MisOrdered` (a test holds there is none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import FsmError, StepError
+from ..rulesets import RULESETS
+from ..scenario import build
+from ..engine.steps import makes_frame
+
+FIRST, SECOND = "ayla", "orc"          # the active combatant, and another
+AT = {FIRST: [0, 0], SECOND: [2, 0]}
+DELETE = object()                      # a fault that takes a field away
+EVENT, END_TURN = "event", "end-turn"
+WHATEVER = ", whatever the order its fields are written in"
+
+
+class MisOrdered(FsmError):
+    """The reference does not read a step's faults in T-ERRORS' order."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str                 # in words, for the file name and description
+    code: str                 # the error it gives alone
+    fields: dict              # set on the step (DELETE: taken away)
+    kinds: tuple              # the step kinds it applies to, preferred first
+    scene: bool | None = None  # True: needs positions; False: needs none
+    keys: frozenset = field(default=frozenset())
+
+    def touches(self) -> frozenset:
+        return frozenset(self.fields) | self.keys
+
+
+def _kinds(rs) -> dict:
+    """Representative step kinds of ``rs``: what each fault is tried on."""
+    specs = rs.steps
+    plain = [x for x in sorted(rs.turn_actions) if x not in rs.spec_of]
+    turn = (plain or sorted(rs.turn_actions))[0]
+    answer = sorted(rs.answer_kinds)[0]
+    stack = sorted(rs.stack_moves)[-1]
+    activity = [s.kind for s in specs if s.cost_field]
+    texts = [s.kind for s in specs if s.text_fields]
+    flagged = [s.kind for s in specs if s.flags]
+    every = list(dict.fromkeys([turn, answer, EVENT, stack, END_TURN, *activity, *texts,
+                                *flagged]))
+    return {"turn": turn, "answer": answer, "stack": stack, "every": every}
+
+
+def faults(rs) -> list[Fault]:
+    """The faults a step of ``rs`` can have, in the order T-ERRORS reads them."""
+    k = _kinds(rs)
+    every = tuple(k["every"])
+    frame = tuple(x for x in every if makes_frame(rs, x))
+    walker = tuple(x for x in frame if x != EVENT)          # a path walked by an actor
+    needs_actor = tuple(x for x in every if x in rs.turn_actions or x in rs.answer_kinds)
+    answers = tuple(x for x in every if x in rs.answer_kinds)
+    others = tuple(x for x in every if x not in rs.answer_kinds)
+    no_frame = tuple(x for x in every if not makes_frame(rs, x))
+    out = [
+        Fault("an unknown field", "unknown-field", {"colour": "red"}, every),
+        Fault("no kind", "missing-kind", {"do": DELETE}, every),
+        Fault("an unknown kind", "unknown-kind", {"do": "juggle"}, every),
+        Fault("a frame's field on a step that makes none", "field-of-another-kind",
+              {"attacks": 2}, no_frame),
+        Fault("a frame's field of a bad value on a step that makes none",
+              "field-of-another-kind", {"parts": 0}, no_frame),
+        Fault("an unknown actor", "unknown-combatant", {"actor": "nobody"}, every),
+        Fault("no actor", "missing-actor", {"actor": DELETE}, needs_actor),
+        Fault("an empty id", "bad-value", {"id": ""}, every),
+        Fault("a moment's id", "id-taken", {"id": "turn-start@1"}, every),
+        Fault("a 'to' on a step that answers nothing", "field-of-another-kind",
+              {"to": "s1"}, others),
+        Fault("a 'to' that is no string on a step that answers nothing",
+              "field-of-another-kind", {"to": 5}, others),
+        Fault("an 'on' on a step that answers nothing", "field-of-another-kind",
+              {"on": "hit"}, others),
+        Fault("an 'on' that is no string on a step that answers nothing",
+              "field-of-another-kind", {"on": 5}, others),
+        Fault("an 'on' that is no string", "bad-value", {"on": 5}, answers),
+        Fault("two part counts", "two-part-counts", {"squares": 2, "parts": 2}, frame),
+        Fault("a part count of 0", "bad-value", {"parts": 0}, frame),
+        Fault("'provokes' that is no list", "bad-value", {"provokes": SECOND}, frame),
+        Fault("'provokes' naming nobody known", "unknown-combatant",
+              {"provokes": ["nobody"]}, frame),
+        Fault("empty 'triggers'", "bad-value", {"triggers": []}, frame),
+        Fault("an unknown attack kind", "bad-value", {"attack": "psychic"}, frame),
+        Fault("'targets' naming nobody known", "unknown-combatant",
+              {"targets": ["nobody"]}, frame),
+        Fault("empty 'targets'", "bad-value", {"targets": []}, frame),
+        Fault("a 'shift' that is not true or false", "bad-value", {"shift": "yes"}, frame),
+        Fault("a 'shift' without a path", "shift-without-path", {"shift": True}, frame,
+              keys=frozenset({"path"})),
+        Fault("'forced' outside an event", "field-of-another-kind", {"forced": "push"},
+              walker, keys=frozenset({"path"})),
+        Fault("'forced' of an unknown kind outside an event", "field-of-another-kind",
+              {"forced": "yank"}, walker, keys=frozenset({"path"})),
+        Fault("an unknown kind of forced movement", "bad-value", {"forced": "yank"},
+              (EVENT,)),
+        Fault("'forced' without a path", "forced-without-path", {"forced": "push"},
+              (EVENT,), keys=frozenset({"path"})),
+        Fault("a path without a scene", "path-without-scene", {"path": [[1, 0]]}, walker,
+              scene=False),
+        Fault("a path nobody walks", "missing-actor", {"path": [[1, 0]]}, (EVENT,),
+              scene=True, keys=frozenset({"actor"})),
+        Fault("a path that is no list", "bad-value", {"path": "east"}, walker, scene=True),
+        Fault("a teleport of two squares", "bad-path",
+              {"forced": "teleport", "actor": FIRST, "path": [[5, 5], [6, 6]]}, (EVENT,),
+              scene=True),
+        Fault("a path that jumps", "bad-path", {"path": [[5, 5]]}, walker, scene=True),
+        Fault("a path ending on a combatant", "bad-path", {"path": [[1, 0], AT[SECOND]]},
+              walker, scene=True),
+        Fault("a part count beside a path", "two-part-counts",
+              {"path": [[1, 0]], "attacks": 1}, walker, scene=True),
+    ]
+    activity = tuple(s.kind for s in rs.steps if s.cost_field)
+    if activity:
+        plain = tuple(x for x in every if x not in activity)
+        out += [Fault("an activity without its cost", "missing-cost", {"cost": DELETE},
+                      activity),
+                Fault("a cost of 9 actions", "bad-value", {"cost": 9}, activity),
+                Fault("a cost on a step that has none", "field-of-another-kind",
+                      {"cost": 1}, plain),
+                Fault("a cost of 9 on a step that has none", "field-of-another-kind",
+                      {"cost": 9}, plain)]
+    out += [Fault("a ruling other than allow or deny", "bad-value", {"ruling": "maybe"},
+                  every),
+            Fault("a name that is no string", "bad-value", {"name": 5}, every)]
+    for flag in sorted(rs.flag_fields):
+        owners = tuple(x for x in every if x in rs.spec_of and flag in rs.spec_of[x].flags)
+        out += [Fault(f"'{flag}' on a step that does not take it", "field-of-another-kind",
+                      {flag: True}, tuple(x for x in every if x not in owners)),
+                Fault(f"'{flag}' neither true nor false on a step that does not take it",
+                      "field-of-another-kind", {flag: "yes"},
+                      tuple(x for x in every if x not in owners)),
+                Fault(f"'{flag}' that is not true or false", "bad-value", {flag: "yes"},
+                      owners)]
+    for text in sorted({t for s in rs.steps for t in s.text_fields}):
+        owners = tuple(s.kind for s in rs.steps if text in s.text_fields)
+        out += [Fault(f"'{text}' on a step that does not take it", "field-of-another-kind",
+                      {text: "a move"}, tuple(x for x in every if x not in owners)),
+                Fault(f"'{text}' that is no string on a step that does not take it",
+                      "field-of-another-kind", {text: 5},
+                      tuple(x for x in every if x not in owners)),
+                Fault(f"'{text}' that is no string", "bad-value", {text: 5}, owners)]
+    out.append(Fault("a 'to' naming no frame", "unknown-trigger", {"to": "nowhere"},
+                     answers))
+    return out
+
+
+def _base(rs, kind) -> dict:
+    step = {"do": kind}
+    if kind in rs.turn_actions:
+        step["actor"] = FIRST
+    elif kind in rs.answer_kinds:
+        step["actor"] = SECOND
+    spec = rs.spec_of.get(kind)
+    if spec is not None and spec.cost_field:
+        step["cost"] = 1
+    return step
+
+
+def _apply(step: dict, fault: Fault) -> dict:
+    for key, value in fault.fields.items():
+        if value is DELETE:
+            step.pop(key, None)
+        else:
+            step[key] = value
+    return step
+
+
+def _vector(rs, vid, description, step, scene) -> dict:
+    combatants = [{"id": FIRST, "side": "heroes"}, {"id": SECOND, "side": "monsters"}]
+    if scene:
+        for c in combatants:
+            c["at"] = list(AT[c["id"]])
+    return {"format": 1, "id": vid, "ruleset": rs.name, "description": description,
+            "rules": [], "combatants": combatants, "steps": [step]}
+
+
+def _code(vector) -> str | None:
+    enc = build(vector, vector["id"])
+    try:
+        enc.step(dict(vector["steps"][0]))
+    except StepError as exc:
+        return exc.code
+    return None
+
+
+def _pair(rs, first: Fault, second: Fault):
+    """(kind, scene) for a step that can have both faults, or None."""
+    if first.code == second.code or first.touches() & second.touches():
+        return None
+    if None not in (first.scene, second.scene) and first.scene != second.scene:
+        return None
+    kind = next((x for x in first.kinds if x in second.kinds), None)
+    if kind is None:
+        return None
+    return kind, first.scene if first.scene is not None else bool(second.scene)
+
+
+def _slug(words: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in words.lower()).split())
+
+
+def vectors_for(rs) -> list[dict]:
+    found = faults(rs)
+    out = []
+    for fault in found:      # each fault alone gives its own code
+        kind = fault.kinds[0]
+        alone = _vector(rs, "alone", "", _apply(_base(rs, kind), fault), bool(fault.scene))
+        if _code(alone) != fault.code:
+            raise MisOrdered(f"{rs.name}: {fault.name} on {kind} gives {_code(alone)}, "
+                             f"not {fault.code}")
+    for i, first in enumerate(found):
+        match = next(((second, got) for second in found[i + 1:]
+                      if (got := _pair(rs, first, second))), None)
+        if match is None:
+            continue
+        second, (kind, scene) = match
+        base = _base(rs, kind)
+        step = _apply(_apply(dict(base), first), second)
+        for order, keys in (("", list(step)), ("-reversed", list(step)[::-1])):
+            written = {key: step[key] for key in keys}
+            written["expect"] = {"error": first.code}
+            vid = f"err-{rs.name}-{_slug(first.name)}{order}"
+            description = (f"One {kind} step with two faults, {first.name} "
+                           f"({first.code}) and {second.name} ({second.code}): T-ERRORS "
+                           f"reads the first one first{WHATEVER if order else ''}, so the "
+                           f"error is {first.code}.")
+            vector = _vector(rs, vid, description, written, scene)
+            got = _code(vector)
+            if got != first.code:
+                raise MisOrdered(f"{rs.name}: {first.name} and {second.name} on {kind} give "
+                                 f"{got}, not {first.code}")
+            out.append(vector)
+    return out
+
+
+def generate() -> dict:
+    """Ruleset name -> its error-order vectors."""
+    return {name: vectors_for(RULESETS[name]) for name in sorted(RULESETS)}
+
+
+def coverage(made: dict) -> dict:
+    """What the error-order vectors hold, per ruleset: pairs, and the error
+    codes expected (COVERAGE.json)."""
+    return {name: {"pairs": len(vs) // 2,
+                   "codes": sorted({v["steps"][0]["expect"]["error"] for v in vs})}
+            for name, vs in made.items()}
