@@ -14,7 +14,7 @@ is a :class:`MisOrdered` (a test holds there is none).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import FsmError, StepError
 from ..rulesets import RULESETS
@@ -126,6 +126,7 @@ def faults(rs) -> list[Fault]:
         Fault("a part count beside a path", "two-part-counts",
               {"path": [[1, 0]], "attacks": 1}, walker, scene=True),
     ]
+    out = [g for f in out for g in _with_a_count(f)]
     activity = tuple(s.kind for s in rs.steps if s.cost_field)
     if activity:
         plain = tuple(x for x in every if x not in activity)
@@ -159,6 +160,15 @@ def faults(rs) -> list[Fault]:
     out.append(Fault("a 'to' naming no frame", "unknown-trigger", {"to": "nowhere"},
                      answers))
     return out
+
+
+def _with_a_count(fault: Fault) -> list[Fault]:
+    """A path's own fault, then the same beside a part count: it still comes
+    first (T-ERRORS reads the count beside a path last)."""
+    if "path" not in fault.fields or fault.code == "two-part-counts":
+        return [fault]
+    return [fault, replace(fault, name=f"{fault.name} beside a part count",
+                           fields={**fault.fields, "attacks": 1})]
 
 
 def _base(rs, kind) -> dict:
