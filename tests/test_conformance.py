@@ -221,10 +221,11 @@ def test_a_module_level_hello_is_read_as_the_readme_shows(tmp_path):
 
 
 def test_every_mutant_is_killed():
-    """Switching off any guard, or flipping a timing choice, fails some vector."""
-    results = score(C.collect(None))
+    """Switching off any guard, or flipping a timing choice, fails at least two
+    vectors (none rests on one vector alone)."""
+    results = score(C.collect(None), enough=2)
     assert len(results) == len(mutants()) >= 30
-    assert [m.id for m, killers in results if not killers] == []
+    assert [m.id for m, killers in results if len(killers) < 2] == []
 
 
 def test_a_missing_vector_lets_its_mutant_survive():
@@ -249,20 +250,21 @@ def test_fsm_mutate_reports_k_of_n(capsys):
 
 def test_every_engine_author_mistake_is_killed():
     """Each mistake of the second family (wrong defaults, refresh moments, shared
-    budgets, refunds, answers off the stack, order of checks) fails some vector."""
-    results = score(C.collect(None), families=("mistakes",))
+    budgets, refunds, answers off the stack, order of checks) fails at least two
+    vectors."""
+    results = score(C.collect(None), families=("mistakes",), enough=2)
     ids = [m.id for m, _ in results]
     assert any(i.startswith("dnd4e:default-") for i in ids)
     assert any(":order-" in i for i in ids)
     assert len(results) >= 40
-    assert [m.id for m, killers in results if not killers] == []
+    assert [m.id for m, killers in results if len(killers) < 2] == []
 
 
 def test_without_the_generated_vectors_an_order_of_checks_goes_unnoticed():
     """The precedence mutants are killed by the generated covering vectors: the
     hand-written ones alone leave some orders of checks unpinned."""
     hand = [(p, d) for p, d in C.collect(None) if "generated" not in Path(p).parts]
-    survivors = [m.id for m, k in score(hand, families=("mistakes",)) if not k]
+    survivors = [m.id for m, k in score(hand, families=("mistakes",), enough=1) if not k]
     assert survivors and all(":order-" in s for s in survivors)
 
 

@@ -51,12 +51,17 @@ def reference_result(vector: dict, ruleset=None) -> dict:
 
 
 
-def run_in_process(vectors, ruleset=None) -> list[Outcome]:
+def run_in_process(vectors, ruleset=None, stop_after=None) -> list[Outcome]:
     """Run ``vectors`` on the reference machine, or on ``ruleset`` (a Ruleset
-    value: a mutant's table, say) for the vectors of that ruleset."""
+    value: a mutant's table, say) for the vectors of that ruleset; with
+    ``stop_after`` N, stop once N vectors have failed."""
     hello = reference_hello()
     out = []
+    failed = 0
     for path, doc in vectors:
+        failed += bool(out) and out[-1].status == FAIL
+        if stop_after is not None and failed >= stop_after:
+            break
         start = time.perf_counter()
         try:
             result = reference_result(public_vector(doc), ruleset)
