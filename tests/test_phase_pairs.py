@@ -29,7 +29,7 @@ def _in_phase(ruleset, phase):
     elif phase == T.AFTER:
         enc.step({"actor": "orc", "do": act})
         enc.step({"do": "resolve"})
-    elif phase == T.TURN_END:
+    elif phase == T.PHASE_END:
         enc.step({"do": "end-turn"})
     assert enc.state == phase
     return enc

@@ -16,7 +16,7 @@ from fsm.cli import main
 from fsm.diagrams import machine_source
 from fsm.engine.frames import Fighter
 from fsm.engine.guard import guard
-from fsm.engine.rows import ACTING, BEFORE, NOT_ACTING, TURN_END, refuse, row
+from fsm.engine.rows import ACTING, BEFORE, PHASE_END, TRIGGERED, refuse, row
 from fsm.explore import Config, explore
 from fsm.rulesets import RULESETS, Explore, Ruleset, StepSpec
 from fsm.rulesets import common as c
@@ -51,9 +51,9 @@ def _refresh(enc, st):
 ENTRIES = [
     row("strike", [ACTING], BEFORE, _spend, c.push_frame, rules="TOY-STRIKE",
         own_turn="TOY-TURN", no_action_pending="TOY-STACK", toy_strike_left="TOY-ONE"),
-    refuse("strike", NOT_ACTING, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
-    row("end-turn", [ACTING], TURN_END, c.close_turn, own_turn="TOY-TURN"),
-    refuse("end-turn", NOT_ACTING, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
+    refuse("strike", TRIGGERED, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
+    row("end-turn", [ACTING], PHASE_END, c.close_turn, own_turn="TOY-TURN"),
+    refuse("end-turn", TRIGGERED, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
     *c.stack_rows("TOY-STACK", "TOY-TURN", "TOY-TURN"),
     c.next_turn_row(_refresh, "TOY-TURN", ("TOY-ONE",)),
 ]

@@ -14,6 +14,7 @@ import sys
 
 from .. import __version__
 from ..errors import FsmError, InputError, TableGap
+from ..rulesets import RULESETS
 from . import check, conformance, diagram, explore, site, spec
 
 # The commands, in the order --help lists them.
@@ -50,8 +51,10 @@ def _chosen(parser, args) -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="fsm",
-        description="Reference state machine for triggered actions (D&D 4e, Pathfinder 2e): "
-                    "replay scenarios and get a verdict for every step, with the rules cited.",
+        description="Reference state machine for triggered actions in combat ("
+                    + "; ".join(f"{rs.name}: {rs.long_title}" for rs in RULESETS.values())
+                    + "): replay scenarios and get a verdict for every step, with the "
+                    "rules cited.",
         epilog="Run 'fsm COMMAND --help' for the details of a command.",
     )
     parser.add_argument("--version", action="version", version=f"fsm {__version__}")

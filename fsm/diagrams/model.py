@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, TRIGGERED, TURN_END,
-                           TURN_START)
+from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, TRIGGERED, PHASE_END,
+                           PHASE_START)
 from ..engine.verdict import ALLOWED, GM_VERDICT
 from ..errors import DiagramError
 from ..paths import default_root
@@ -47,11 +47,11 @@ WINDOWS = (BEFORE, AFTER)
 BOX = "any_trigger_open"     # the tail of edges that leave every trigger-open phase
 
 PHASE_NOTES = {
-    TURN_START: "start-of-turn triggers open",
+    PHASE_START: "start-of-turn triggers open",
     ACTING: "the turn's owner may act",
     BEFORE: "a trigger is declared, unresolved",
     AFTER: "a trigger (or a part) resolved",
-    TURN_END: "end-of-turn triggers open",
+    PHASE_END: "end-of-turn triggers open",
 }
 
 VIEW_TITLES = {"overview": "turn phases and trigger windows",
@@ -100,10 +100,6 @@ class Group:
 
     def touches_window(self) -> bool:
         return self.dest in WINDOWS or any(s in WINDOWS for s in self.sources)
-
-
-def row_key(index: int) -> str:
-    return f"row-{index:02d}"
 
 
 def row_tails(row) -> tuple:
@@ -197,7 +193,7 @@ class Trace:
     after: dict = field(default_factory=dict)     # step -> (phase, frame, done, parts, outcome)
 
     def visited_states(self) -> list:
-        seen = [TURN_START]
+        seen = [PHASE_START]
         for _, _, source, dest in self.moves:
             for phase in (source, dest):
                 if phase not in seen:

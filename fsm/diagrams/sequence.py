@@ -88,8 +88,8 @@ def _step_lines(result, enc, lanes) -> list:
     for entry in entries:
         lines.extend(_entry_lines(entry, result, enc, lanes))
     if not entries:
-        who = lanes.of(verdict.target) or lanes.alias.get(data.get("actor")) or lanes.all()
-        target = f" {verdict.target}" if verdict.target else ""
+        who = lanes.of(verdict.target_id) or lanes.alias.get(data.get("actor")) or lanes.all()
+        target = f" {verdict.target_id}" if verdict.target_id else ""
         lines.append(f"Note over {who}: {index} · {mermaid_text(data['do'] + target)}")
     return lines
 
@@ -101,7 +101,7 @@ def _refused_lines(result, lanes) -> list:
     actor = lanes.alias.get(data.get("actor"))
     if actor is None:
         return [f"Note over {lanes.all()}: {text}"]
-    target = lanes.of(verdict.target) or actor
+    target = lanes.of(verdict.target_id) or actor
     return [f"{actor}-x{target}: {text}"]
 
 
@@ -141,7 +141,7 @@ def _declared_lines(entry, result, enc, lanes) -> list:
     text = mermaid_text(f"{index} · {describe_action(data, None)} [{entry['frame']}]{gm}")
     if lane is None:
         return [f"Note over {lanes.all()}: {text}"]
-    target = lanes.of(verdict.target) if entry["kind"] in enc.ruleset.answer_kinds else None
+    target = lanes.of(verdict.target_id) if entry["kind"] in enc.ruleset.answer_kinds else None
     lanes.active[lane] = lanes.active.get(lane, 0) + 1
     return [f"{lane}->>{target or lane}: {text}", f"activate {lane}"]
 

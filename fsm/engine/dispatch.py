@@ -5,7 +5,8 @@ Both dispatchers read the same rows in the same order: the rows for
 (phase, trigger) in table order, each row's guards in order (stopping at the
 first that fails, a guard's answer counted by :func:`fsm.engine.guard.judge`),
 then the phase change, then the row's effects. ``transitions`` is the
-reference and draws the pictures; the lean walker runs the explorer's
+reference (the pictures are drawn from the same rows by :mod:`fsm.diagrams`,
+not by ``transitions``); the lean walker runs the explorer's
 millions of steps at several times the speed. A differential test keeps the
 two in step.
 """
@@ -18,7 +19,7 @@ import weakref
 from transitions import Machine, MachineError
 
 from .guard import judge
-from .rows import STATES, TURN_START
+from .rows import STATES, PHASE_START
 
 logging.getLogger("transitions").setLevel(logging.WARNING)
 
@@ -74,7 +75,7 @@ class TransitionsDispatch:
         defs = _DEFINITIONS.get(enc.ruleset)
         if defs is None:
             defs = _DEFINITIONS[enc.ruleset] = machine_transitions(enc.ruleset.rows)
-        self.machine = Machine(model=enc, states=list(STATES), initial=TURN_START,
+        self.machine = Machine(model=enc, states=list(STATES), initial=PHASE_START,
                                transitions=defs, auto_transitions=False, send_event=True,
                                ignore_invalid_triggers=False)
 
@@ -104,7 +105,7 @@ class LeanDispatch:
 
     def bind(self, enc) -> None:
         self.index = _lean_index(enc.ruleset)
-        enc.state = TURN_START
+        enc.state = PHASE_START
 
     def fire(self, enc, trigger: str, step) -> bool:
         rows = self.index.get((enc.state, trigger))

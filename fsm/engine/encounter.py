@@ -27,7 +27,7 @@ from . import query, setup, state as S
 from .dispatch import DISPATCHERS
 from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
 from .frames import Frame, Journal
-from .rows import AFTER, TURN_END as PHASE_END, TURN_START as PHASE_START
+from .rows import AFTER, PHASE_END, PHASE_START
 from .steps import MOMENTS, fields_of, parse
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
 

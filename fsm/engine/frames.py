@@ -13,7 +13,9 @@ from operator import attrgetter
 PENDING = "pending"    # the frame's current part has been declared, not resolved
 RESOLVED = "resolved"  # the frame's current part has resolved
 
-# Outcomes of a frame once it is finished.
+# Outcomes of a frame once it is finished. A frame resolved completely has the
+# outcome DONE, spelled as the phase RESOLVED of its last part: the facts name
+# both "resolved", so the two words are kept one.
 DONE = "resolved"
 LOST = "lost"
 DISRUPTED = "disrupted"
@@ -84,11 +86,6 @@ class Frame:
         self.flags = flags
 
     @property
-    def finished(self) -> bool:
-        """True once the frame has resolved completely, been lost or disrupted."""
-        return self.outcome is not None
-
-    @property
     def between_parts(self) -> bool:
         """True when a part has resolved and more parts remain."""
         return self.outcome is None and self.phase == RESOLVED and self.done < self.parts
@@ -114,9 +111,6 @@ class Frame:
         if self.phase == PENDING or self.outcome in (LOST, DISRUPTED):
             return self.done + 1
         return self.done
-
-    def copy(self) -> "Frame":
-        return frame_from(frame_values(self))
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return (f"Frame({self.id!r}, {self.kind}, owner={self.owner}, "
@@ -164,12 +158,6 @@ class Fighter:
     def attach(self, journal: Journal) -> None:
         """Record this fighter's changes in ``journal`` (its encounter's)."""
         object.__setattr__(self, "_journal", journal)
-
-    def values(self) -> tuple:
-        return _slots_of(type(self))[0](self)
-
-    def restore(self, values: tuple) -> None:
-        _slots_of(type(self))[1](self, values)
 
 
 # -- every slot at once: snapshots are taken before most steps, so these are hot --

@@ -23,16 +23,14 @@ from dataclasses import dataclass
 
 from .guard import GUARDS
 
-TURN_START = "turn_start"
+PHASE_START = "turn_start"     # a phase of the machine (frames.TURN_START is a kind of frame)
 ACTING = "turn_acting"
 BEFORE = "window_interrupt"
 AFTER = "window_reaction"
-TURN_END = "turn_end"
+PHASE_END = "turn_end"
 
-STATES = (TURN_START, ACTING, BEFORE, AFTER, TURN_END)
-ANY = STATES
-TRIGGERED = (TURN_START, BEFORE, AFTER, TURN_END)   # phases where some trigger is open
-NOT_ACTING = TRIGGERED
+STATES = (PHASE_START, ACTING, BEFORE, AFTER, PHASE_END)
+TRIGGERED = (PHASE_START, BEFORE, AFTER, PHASE_END)   # phases where some trigger is open
 
 PLAYER = "player"
 MACHINE = "machine"

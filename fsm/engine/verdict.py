@@ -21,15 +21,10 @@ class Verdict:
     notes: tuple = ()
     seen: dict = field(default_factory=dict)
     says: str | None = None
-    target_id: str | None = None
+    target_id: str | None = None      # the trigger answered, or the frame resolved, lost or disrupted
     # allowed, in an encounter that explains: what each limit saw as it let the
     # step through (None: the encounter does not explain)
     because: tuple | None = None
-
-    @property
-    def target(self) -> str | None:
-        """The id of the trigger answered, or of the frame resolved, lost or disrupted."""
-        return self.target_id
 
     @property
     def allowed(self) -> bool:

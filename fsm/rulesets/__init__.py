@@ -18,7 +18,7 @@ calls :func:`register` as it is imported), found once ``fsm`` has been imported 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from ..engine.rows import Table
@@ -84,7 +84,7 @@ class Ruleset:
     name: str
     title: str                       # short, for pictures: "D&D 4e"
     rule_prefix: str                 # its rule ids start with this and a dash: "4E"
-    long_title: str
+    long_title: str                  # the full name, for `fsm --help`
     options: tuple
     fighter: type                    # a Fighter subclass with the ruleset's budgets
     rows: tuple
@@ -100,7 +100,6 @@ class Ruleset:
     readings: tuple = ()             # source ids a divergence must give a reading of
     notes: object = None             # (step) -> notes a verdict carries
     attribution: str = ""            # what a work using its text must carry (a licence's notice)
-    extra: dict = field(default_factory=dict)
 
     @cached_property
     def table(self) -> Table:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..engine.frames import DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame
 from ..engine.guard import guard, routing, timing
-from ..engine.rows import (ACTING, AFTER, ANY, BEFORE, MACHINE, PLAYER, TURN_END as END_PHASE,
-                           TURN_START as START_PHASE, Refusal, Row, refuse, row)
+from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, PLAYER,
+                           STATES, Refusal, Row, refuse, row)
 
 # -- what guards see, for explanations -----------------------------------------------
 
@@ -354,16 +354,16 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
             actor_on_top=stack),
         refuse("resolve", [AFTER], actor_on_top=stack, part_pending=stack),
         refuse("continue", [BEFORE], actor_on_top=stack, part_resolved=stack),
-        *(refuse(kind, [ACTING, START_PHASE, END_PHASE], something_pending=stack)
+        *(refuse(kind, [ACTING, PHASE_START, PHASE_END], something_pending=stack)
           for kind in ("resolve", "continue")),
-        row("event", ANY, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
+        row("event", STATES, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
         *keep,
         *(row("close", [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
               **{parent: ()})
           for dest, parent in ((ACTING, "parent_is_turn"), (BEFORE, "parent_pending"),
-                               (AFTER, "parent_resolved"), (START_PHASE, "parent_turn_start"),
-                               (END_PHASE, "parent_turn_end"))),
-        row("close", [START_PHASE], ACTING, pop_frame, by=MACHINE, rules=moments,
+                               (AFTER, "parent_resolved"), (PHASE_START, "parent_turn_start"),
+                               (PHASE_END, "parent_turn_end"))),
+        row("close", [PHASE_START], ACTING, pop_frame, by=MACHINE, rules=moments,
             turn_start_passes=moments),
     ]
 
@@ -371,7 +371,7 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
 def next_turn_row(refresh, moments: str, rules) -> Row:
     """T-NEXT-TURN: the machine starts the next turn, and ``refresh`` gives its
     owner back what the ruleset gives at the start of a turn."""
-    return row("next-turn", [END_PHASE], START_PHASE, open_next_turn, refresh, by=MACHINE,
+    return row("next-turn", [PHASE_END], PHASE_START, open_next_turn, refresh, by=MACHINE,
                rules=rules, turn_end_passes=moments)
 
 

@@ -10,7 +10,6 @@ from .. import common as c
 TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
 ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "lose"})
-IMMEDIATE = frozenset({"interrupt", "reaction", "readied"})
 INTERRUPTING = frozenset({"interrupt", "opportunity"})
 
 
@@ -26,7 +25,7 @@ class Fighter4e(Fighter):
     immediate, opportunity and free actions, what it has readied."""
 
     __slots__ = ("standard", "move", "minor", "immediate_used", "immediate_turn",
-                 "opportunity_turn", "free_turn", "free_count", "readied", "readied_turn")
+                 "opportunity_turn", "free_turn", "free_count", "readied")
 
     def __init__(self, id, side, **fields):
         super().__init__(id, side)
@@ -35,7 +34,6 @@ class Fighter4e(Fighter):
         self.immediate_turn = self.opportunity_turn = self.free_turn = -1
         self.free_count = 0
         self.readied = None
-        self.readied_turn = -1
 
 
 # -- guards of this ruleset -------------------------------------------------------------
@@ -148,7 +146,7 @@ def minor_slot(enc, st):
        ok='{actor} is within the free-action limit')
 def free_within_limit(enc, st):
     """The DM's per-turn limit on free actions, when one is set, is not reached."""
-    limit = enc.options.get("free_actions_per_turn")
+    limit = enc.options["free_actions_per_turn"]
     if limit is None:
         return True
     f = enc.fighters[st.actor]
@@ -184,7 +182,7 @@ def opportunity_left(enc, fighter) -> bool:
     """Whether the once-per-turn limit leaves ``fighter`` an opportunity action now."""
     if fighter.opportunity_turn != enc.turn_serial:
         return True
-    if enc.options.get("opportunity_limit_turns") == "enemy":
+    if enc.options["opportunity_limit_turns"] == "enemy":
         return enc.fighters[enc.active].side == fighter.side
     return False
 
@@ -214,7 +212,7 @@ def readied_timing(enc, st):
     t = st.target
     if t.kind in TURN_KINDS:
         return True
-    if enc.options.get("readied_as", "reaction") == "interrupt":
+    if enc.options["readied_as"] == "interrupt":
         return t.pending
     return t.phase == RESOLVED or t.after_open or (t.moving and t.done >= 1)
 
@@ -233,7 +231,7 @@ def window_survives(enc, st):
     """T-CUT-IN (option reaction_window: interrupts-next): when the triggering
     combatant goes on with an untriggered step, its finished frame leaves the
     stack with its reaction window still open."""
-    if enc.options.get("reaction_window") != "interrupts-next":
+    if enc.options["reaction_window"] != "interrupts-next":
         return False
     top = enc.stack[-1]
     return (top.outcome == DONE and top.kind not in TURN_KINDS and top.after_open
@@ -333,7 +331,7 @@ def ready_takes_hold(enc, st):
     top = enc.stack[-1]
     if top.outcome == DONE and top.kind == "ready":
         f = enc.fighters[top.owner]
-        f.readied, f.readied_turn = top.readies or "standard", enc.turn_serial
+        f.readied = top.readies or "standard"
 
 
 def readied_moves_initiative(enc, st):
@@ -379,7 +377,7 @@ def keep_window(enc, st):
 def close_part_window_if_strict(enc, st):
     """T-PARTS: the window of the part before closes as the next begins, unless
     ``reaction_window: interrupts-next`` keeps it until the next resolves."""
-    if enc.options.get("reaction_window") != "interrupts-next":
+    if enc.options["reaction_window"] != "interrupts-next":
         c.close_part_window(enc, st)
 
 

@@ -4,8 +4,8 @@ them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
-from ...engine.rows import ACTING, AFTER, ANY, BEFORE, MACHINE, NOT_ACTING, TRIGGERED
-from ...engine.rows import TURN_END, TURN_START, refuse, row
+from ...engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, STATES,
+                            TRIGGERED, refuse, row)
 from .. import common as c
 from . import limits as fx
 from . import scene as sc
@@ -40,7 +40,7 @@ _ENTRIES = [
         rules="4E-READY",
         own_turn="4E-READY-COST", no_action_pending="4E-ONE-AT-A-TIME",
         standard_slot="4E-READY-COST"),
-    row("free", ANY, BEFORE, fx.count_free, c.push_frame,
+    row("free", STATES, BEFORE, fx.count_free, c.push_frame,
         rules=("4E-ACTION-TYPES", "4E-FREE"),
         no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT",
         **_SCENE),
@@ -81,9 +81,9 @@ _ENTRIES = [
         actor_on_top="4E-STACK",
         interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
-    refuse("lose", [ACTING, TURN_START, TURN_END], something_pending="4E-STACK"),
+    refuse("lose", [ACTING, PHASE_START, PHASE_END], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn
-    row("end-turn", [ACTING], TURN_END, fx.reset_immediate, c.close_turn,
+    row("end-turn", [ACTING], PHASE_END, fx.reset_immediate, c.close_turn,
         rules=("4E-IMM-ONCE", "4E-SEQUENCE"), own_turn="4E-ONE-AT-A-TIME"),
     # machine-driven, T-CUT-IN: the reaction window of the triggering
     # combatant's finished frame survives its next step (4E-REACTION-NEXT)
@@ -102,9 +102,9 @@ _ENTRIES = [
 ROWS, _REFUSED = c.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *c.nothing_to_answer(ROWS),
-    *(refuse(kind, NOT_ACTING, own_turn=rule, no_action_pending="4E-ONE-AT-A-TIME")
+    *(refuse(kind, TRIGGERED, own_turn=rule, no_action_pending="4E-ONE-AT-A-TIME")
       for kind, rule in (("standard", "4E-STANDARD-OWN-TURN"), ("move", "4E-MOVE"),
                          ("minor", "4E-MINOR"), ("ready", "4E-READY-COST"))),
-    refuse("end-turn", NOT_ACTING, own_turn="4E-ONE-AT-A-TIME",
+    refuse("end-turn", TRIGGERED, own_turn="4E-ONE-AT-A-TIME",
            no_action_pending="4E-ONE-AT-A-TIME"),
 )

@@ -67,7 +67,7 @@ def fighter_key(enc, f, exact, answers) -> tuple:
     """A combatant as the rules can still tell it apart: its action slots only
     while it is active, free actions counted up to the DM's limit, and its
     answer budgets only if it answers in this walk."""
-    limit = enc.options.get("free_actions_per_turn")
+    limit = enc.options["free_actions_per_turn"]
     free_used = f.free_count if f.free_turn == enc.turn_serial else 0
     key = ((f.standard, f.move, f.minor) if f.id == enc.active else None,
            min(free_used, limit) if limit is not None else 0, min(f.turns_started, 1))
@@ -94,7 +94,7 @@ def watch(w, enc, data, verdict, counters, answers):
         if imm[i] > 1 and problem is None:
             problem = ("two-immediate-actions", f"{actor} took a second immediate action "
                        f"before the end of its own turn", ("4E-IMM-ONCE",))
-    enemy_only = enc.options.get("opportunity_limit_turns") == "enemy"
+    enemy_only = enc.options["opportunity_limit_turns"] == "enemy"
     if kind == "opportunity" and (not enemy_only or w.side[enc.active] != w.side[actor]):
         opp[i] += 1
         if opp[i] > 1 and problem is None:

@@ -4,8 +4,8 @@ them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, NOT_ACTING, TRIGGERED, TURN_END,
-                            TURN_START, refuse, row)
+from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED,
+                            refuse, row)
 from .. import common as c
 from . import limits as fx
 from . import scene as sc
@@ -39,13 +39,13 @@ _ENTRIES = [
         rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
         only_own_attacks_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE"),
         movement_left="5E-MOVE-SPEED", **_SCENE),
-    refuse("move", [BEFORE, TURN_START, TURN_END], own_turn="5E-OWN-TURN",
+    refuse("move", [BEFORE, PHASE_START, PHASE_END], own_turn="5E-OWN-TURN",
            only_own_attacks_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE")),
     # The free object interaction: during your move or action, one per turn
     row("interact", [BEFORE, AFTER], BEFORE, fx.use_interaction, c.push_frame,
         rules="5E-INTERACT", own_turn="5E-OWN-TURN",
         during_own_move_or_action="5E-INTERACT-DURING", interaction_left="5E-INTERACT"),
-    refuse("interact", [ACTING, TURN_START, TURN_END], own_turn="5E-OWN-TURN",
+    refuse("interact", [ACTING, PHASE_START, PHASE_END], own_turn="5E-OWN-TURN",
            during_own_move_or_action="5E-INTERACT-DURING"),
     # Reactions: right after the trigger unless the description says before
     row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, fx.spend_slot, fx.note_spell,
@@ -68,9 +68,9 @@ _ENTRIES = [
         actor_on_top="5E-STACK", casting_a_spell="5E-COUNTERSPELL",
         counterspelled="5E-COUNTERSPELL"),
     refuse("counter", [AFTER], actor_on_top="5E-STACK", part_pending="5E-STACK"),
-    refuse("counter", [ACTING, TURN_START, TURN_END], something_pending="5E-STACK"),
+    refuse("counter", [ACTING, PHASE_START, PHASE_END], something_pending="5E-STACK"),
     # The turn: what it gives comes back at the start of your next turn
-    row("end-turn", [ACTING], TURN_END, c.close_turn, rules="5E-INITIATIVE",
+    row("end-turn", [ACTING], PHASE_END, c.close_turn, rules="5E-INITIATIVE",
         own_turn="5E-OWN-TURN"),
     # an event may break its actor's Concentration (a readied spell dissipates)
     *c.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
@@ -83,7 +83,7 @@ _ENTRIES = [
 ROWS, _REFUSED = c.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *c.nothing_to_answer(ROWS),
-    *(refuse(kind, NOT_ACTING, **_TURN) for kind in ("action", "dash", "disengage", "ready",
+    *(refuse(kind, TRIGGERED, **_TURN) for kind in ("action", "dash", "disengage", "ready",
                                                      "bonus")),
-    refuse("end-turn", NOT_ACTING, **_TURN),
+    refuse("end-turn", TRIGGERED, **_TURN),
 )

@@ -46,8 +46,8 @@ def reaction_available(enc, st):
     the GM decides (option ``exploration_reactions``)."""
     if enc.fighters[st.actor].reactions > 0:
         return True
-    if enc.options.get("mode", "encounter") == "exploration":
-        policy = enc.options.get("exploration_reactions", "gm")
+    if enc.options["mode"] == "exploration":
+        policy = enc.options["exploration_reactions"]
         return GM if policy == "gm" else policy == "unlimited"
     return False
 
@@ -58,9 +58,9 @@ def first_turn_policy(enc, st):
     """Reacting before your first turn is the GM's call (option ``react_before_first_turn``)."""
     if enc.fighters[st.actor].turns_started > 0:
         return True
-    if enc.options.get("mode", "encounter") == "exploration":
+    if enc.options["mode"] == "exploration":
         return True
-    policy = enc.options.get("react_before_first_turn", "gm")
+    policy = enc.options["react_before_first_turn"]
     return GM if policy == "gm" else policy == "allow"
 
 
@@ -93,7 +93,7 @@ def similar_trigger(enc, st):
     kind = "reaction" if st.kind == "reaction" else "free"
     for used_kind, label in _used(enc, st):
         if used_kind == kind and label != st.on:
-            policy = enc.options.get("similar_triggers", "gm")
+            policy = enc.options["similar_triggers"]
             return GM if policy == "gm" else policy == "distinct"
     return True
 

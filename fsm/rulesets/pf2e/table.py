@@ -4,8 +4,8 @@ tries them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, NOT_ACTING, TRIGGERED, TURN_END,
-                            TURN_START, refuse, row)
+from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED,
+                            refuse, row)
 from .. import common as c
 from . import limits as fx
 
@@ -46,9 +46,9 @@ _ENTRIES = [
     row("disrupt", [BEFORE, AFTER], AFTER, fx.mark_disrupted,
         rules=("PF2-DISRUPT", "PF2-DISRUPT-ACTIVITY", "PF2-DISRUPT-GM", "PF2-STACK"),
         actor_on_top="PF2-STACK", disruptable="PF2-DISRUPT"),
-    refuse("disrupt", [ACTING, TURN_START, TURN_END], something_pending="PF2-STACK"),
+    refuse("disrupt", [ACTING, PHASE_START, PHASE_END], something_pending="PF2-STACK"),
     # The turn: actions and the reaction come back at the start of your turn
-    row("end-turn", [ACTING], TURN_END, c.close_turn,
+    row("end-turn", [ACTING], PHASE_END, c.close_turn,
         rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
     *c.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
                   next_part_effects=(c.close_part_window,)),
@@ -59,8 +59,8 @@ _ENTRIES = [
 ROWS, _REFUSED = c.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *c.nothing_to_answer(ROWS),
-    *(refuse(kind, NOT_ACTING, own_turn=rule, no_action_pending="PF2-SEQUENCE")
+    *(refuse(kind, TRIGGERED, own_turn=rule, no_action_pending="PF2-SEQUENCE")
       for kind, rule in (("action", "PF2-OWN-TURN"), ("activity", "PF2-OWN-TURN"),
                          ("free", "PF2-UNTRIGGERED-FREE"))),
-    refuse("end-turn", NOT_ACTING, own_turn="PF2-SEQUENCE", no_action_pending="PF2-SEQUENCE"),
+    refuse("end-turn", TRIGGERED, own_turn="PF2-SEQUENCE", no_action_pending="PF2-SEQUENCE"),
 )

@@ -46,8 +46,8 @@ def watch(w, enc, data, verdict, counters, answers):
     kind, actor = data["do"], data.get("actor")
     problem = None
     i = w.index.get(actor)
-    budgeted = (enc.options.get("mode", "encounter") == "encounter"
-                or enc.options.get("exploration_reactions") == "encounter")
+    budgeted = (enc.options["mode"] == "encounter"
+                or enc.options["exploration_reactions"] == "encounter")
     if kind == "reaction" and budgeted:
         react[i] += 1
         most = enc.fighters[actor].reactions_max
