@@ -329,6 +329,7 @@ def summary_lines(coverage: dict) -> list[str]:
                    f"{len(c['machine'])} machine rows, {len(c['precedence'])} precedences, "
                    f"in {c['vectors']} vectors of {c['steps']} steps")
     for ruleset, c in coverage.get("error_order", {}).items():
-        out.append(f"{ruleset}: the order of errors, {c['pairs']} pairs of faults (each "
-                   f"written twice), {len(c['codes'])} error codes")
+        out.append(f"{ruleset}: the order of errors, {c['pairs']} pairs of faults and "
+                   f"{c.get('alone', 0)} alone (each written twice), {len(c['codes'])} "
+                   f"error codes")
     return out

@@ -79,6 +79,7 @@ def faults(rs) -> list[Fault]:
         Fault("a frame's field of a bad value on a step that makes none",
               "field-of-another-kind", {"parts": 0}, no_frame),
         Fault("an unknown actor", "unknown-combatant", {"actor": "nobody"}, every),
+        Fault("an actor that is no string", "bad-value", {"actor": 7}, every),
         Fault("no actor", "missing-actor", {"actor": DELETE}, needs_actor),
         Fault("an empty id", "bad-value", {"id": ""}, every),
         Fault("a moment's id", "id-taken", {"id": "turn-start@1"}, every),
@@ -238,7 +239,8 @@ def vectors_for(rs) -> list[dict]:
     for i, first in enumerate(found):
         match = next(((second, got) for second in found[i + 1:]
                       if (got := _pair(rs, first, second))), None)
-        if match is None:
+        if match is None:      # the last of its kind in the order: held alone
+            out.extend(_alone(rs, first))
             continue
         second, (kind, scene) = match
         base = _base(rs, kind)
@@ -260,6 +262,21 @@ def vectors_for(rs) -> list[dict]:
     return out
 
 
+def _alone(rs, fault) -> list[dict]:
+    """A fault no later one can share a step with, in a vector of its own
+    (twice: its fields in both orders)."""
+    kind = fault.kinds[0]
+    step = _apply(_base(rs, kind), fault)
+    out = []
+    for order, keys in (("", list(step)), ("-reversed", list(step)[::-1])):
+        written = {key: step[key] for key in keys}
+        written["expect"] = {"error": fault.code}
+        out.append(_vector(rs, f"err-{rs.name}-{_slug(fault.name)}-alone{order}",
+                           f"One {kind} step with {fault.name}: the error is {fault.code}"
+                           f"{WHATEVER if order else ''}.", written, bool(fault.scene)))
+    return out
+
+
 def generate() -> dict:
     """Ruleset name -> its error-order vectors."""
     return {name: vectors_for(RULESETS[name]) for name in sorted(RULESETS)}
@@ -268,6 +285,8 @@ def generate() -> dict:
 def coverage(made: dict) -> dict:
     """What the error-order vectors hold, per ruleset: pairs, and the error
     codes expected (COVERAGE.json)."""
-    return {name: {"pairs": len(vs) // 2,
+    return {name: {"pairs": sum(v["id"].endswith("-reversed") and "-alone" not in v["id"]
+                                for v in vs),
+                   "alone": sum(v["id"].endswith("-alone") for v in vs),
                    "codes": sorted({v["steps"][0]["expect"]["error"] for v in vs})}
             for name, vs in made.items()}

@@ -147,7 +147,9 @@ def parse(enc, data, index: int) -> Step:
                                 "field-of-another-kind")
     actor = data.get("actor")
     if actor is not None:
-        if not isinstance(actor, str) or actor not in enc.fighters:
+        if not isinstance(actor, str):
+            raise StepError("'actor' must be a string: a combatant's id", "actor")
+        if actor not in enc.fighters:
             raise StepError(f"unknown combatant {actor!r}{suggest(actor, enc.fighters)}",
                             "actor", "unknown-combatant")
     elif kind in rs.turn_actions or st.responding:

@@ -143,6 +143,8 @@ def _entry_seen(enc, st):
         n = reach_entry(enc, st.actor, t)
         seen["entry"] = (f"at square {n}, {show(t.path[n - 1])}" if n else
                          "nowhere on its path")
+    elif t is not None:
+        seen["entry"] = "nowhere: its step has no path, and moves nobody on the grid"
     return seen
 
 
@@ -167,11 +169,11 @@ def movement_in_progress(enc, st):
        seen=_entry_seen)
 def reach_entered(enc, st):
     """With positions, the move has entered the answerer's reach: the square
-    where it did has resolved."""
+    where it did has resolved (a step without a path enters no reach)."""
     t = st.target
-    if st.on != ENTERS_REACH or not enc.scene or not t.path:
+    if st.on != ENTERS_REACH or not enc.scene:
         return True
-    n = reach_entry(enc, st.actor, t)
+    n = reach_entry(enc, st.actor, t) if t.path else None
     return n is not None and t.done >= n
 
 
