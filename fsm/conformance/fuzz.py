@@ -124,6 +124,9 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         and RULESETS[ruleset].explore.grid_moves is not None
     combatants = combatants_for(Config(ruleset, combatants=2 + head[0] % 4, grid=scene))
     enc = Encounter(ruleset, combatants, options=options)
+    # the search for a step of the kind wanted tries many: the lean walker
+    # answers those, the machine judges the step taken (its expectations)
+    probe = Encounter(ruleset, combatants, options=options, dispatcher="lean")
     ids = [c["id"] for c in combatants]
     alphabet = Alphabet(ruleset, ids, grid=scene)
     steps = []
@@ -135,7 +138,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         for k in range(len(moves)):
             candidate = moves[(start + k) % len(moves)].render(enc)
             try:
-                refused = enc.try_step(candidate).verdict == "rejected"
+                refused = probe.try_step(candidate).verdict == "rejected"
             except StepError:          # a path onto a square someone stands on, say
                 continue
             readable = readable or candidate
@@ -151,6 +154,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             data = dress(data, enc, pick, ids)
         try:
             verdict = enc.step(data)
+            probe.step(data)
         except StepError as exc:
             steps.append(dict(data, expect={"error": exc.code}))
             if language is not None:

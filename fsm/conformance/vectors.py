@@ -171,18 +171,32 @@ def unsupported(doc: dict, hello: dict) -> str | None:
 
 # -- what an engine may say: spec/result.schema.json -----------------------------------
 
-_VALIDATORS: dict = {}
+_VALIDATORS: dict = {}     # what -> (quick check or None, jsonschema validator)
 
 
-def invalid(what: str, obj) -> str | None:
-    """Why ``obj`` is not a well-formed ``hello`` or ``result`` message, or None."""
+def _validators(what: str):
     if what not in _VALIDATORS:
         from jsonschema import Draft202012Validator
+
+        from .fastcheck import Unsupported, compile_schema
         with open(default_root() / "spec" / "result.schema.json", encoding="utf-8") as fh:
             schema = json.load(fh)
         defs = schema["$defs"]
-        _VALIDATORS[what] = Draft202012Validator({**defs[what], "$defs": defs})
-    error = next(iter(_VALIDATORS[what].iter_errors(obj)), None)
+        try:
+            quick = compile_schema(defs[what], defs)
+        except Unsupported:
+            quick = None
+        _VALIDATORS[what] = (quick, Draft202012Validator({**defs[what], "$defs": defs}))
+    return _VALIDATORS[what]
+
+
+def invalid(what: str, obj) -> str | None:
+    """Why ``obj`` is not a well-formed ``hello`` or ``result`` message, or None
+    (checked by the compiled schema; ``jsonschema`` says why it is not)."""
+    quick, full = _validators(what)
+    if quick is not None and quick(obj):
+        return None
+    error = next(iter(full.iter_errors(obj)), None)
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "the message"
