@@ -243,7 +243,7 @@ def test_the_sequence_shows_windows_and_refused_answers():
     replay, trace = D.trace_scenario(SCENARIOS / "4e-reaction-when-hit.json")
     text = D.sequence_diagram(replay, trace)
     assert text.count("  participant ") == 3
-    assert "Note over c1,c3: window_reaction · axe resolved" in text
+    assert "Note over c1,c3: axe resolved · answers may come after it" in text
     assert re.search(r"c3-xc1: 7 · reaction .* ✗ trigger-passed", text)
 
 

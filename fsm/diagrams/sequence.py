@@ -116,7 +116,7 @@ def _entry_lines(entry, result, enc, lanes) -> list:
         return [f"Note over {lanes.all()}: round {rnd} · {mermaid_text(who)}'s turn starts"]
     if event == "turn ends":
         return [f"Note over {lanes.all()}: {index} · {mermaid_text(entry['actor'])} "
-                f"ends the turn · turn_end opens"]
+                f"ends the turn · end-of-turn triggers open"]
     where = lane or lanes.all()
     square = f" · at {show(entry['square'])}" if "square" in entry else ""
     if event.startswith("part "):
@@ -150,12 +150,12 @@ def _window_note(window, lanes) -> str | None:
     phase, frame, done, parts, outcome = window
     if phase == BEFORE:
         part = f" (part {done + 1}/{parts})" if parts > 1 else ""
-        text = f"window_interrupt · {frame}{part} declared, not resolved"
+        text = f"{frame}{part} declared, not resolved · answers may come before it"
     elif phase == AFTER and outcome in (LOST, DISRUPTED):
-        text = f"window_reaction · {frame} {outcome}"
+        text = f"{frame} {outcome} · answers may come after it"
     elif phase == AFTER:
         part = f" part {done}/{parts}" if parts > 1 and done < parts else ""
-        text = f"window_reaction · {frame}{part} resolved"
+        text = f"{frame}{part} resolved · answers may come after it"
     else:
         return None
     return f"Note over {lanes.all()}: {mermaid_text(text)}"
