@@ -226,3 +226,16 @@ def test_a_scenario_page_shows_the_options_its_verdicts_rest_on():
     assert "<strong>Options.</strong> react_before_first_turn allow" in html
     _, start, _, _ = replay_steps(path)
     assert "react_before_first_turn allow" in start["explain"]
+
+
+def test_a_note_over_one_lane_grows_to_hold_its_words():
+    """A long note over one combatant's lane covers its neighbours' lanes
+    rather than cut its words; one longer than every lane is still cut."""
+    from fsm.site.sequence_svg import sequence_svg
+    lanes = [(0, "participant c1 as orc"), (0, "participant c2 as ayla"),
+             (0, "participant c3 as bob")]
+    words = "6 · retreat part 1/3 resolved, the orc one square away"
+    drawn = sequence_svg(lanes + [(6, f"Note over c1: {words}")])
+    assert words in drawn and "…" not in drawn
+    drawn = sequence_svg(lanes + [(6, "Note over c1: " + "x" * 200)])
+    assert "…" in drawn

@@ -78,6 +78,18 @@ def _x(index: int) -> float:
     return 10 + LANE * index + LANE / 2
 
 
+def _widened(left, right, needed, lanes) -> tuple:
+    """A note's box grown about its middle to hold ``needed`` pixels of text,
+    within the lanes (it covers its neighbours' lanes rather than cut its words)."""
+    low, high = _x(0) - LANE / 2 + 14, _x(lanes - 1) + LANE / 2 - 14
+    if right - left >= needed:
+        return left, right
+    middle = (left + right) / 2
+    left = max(low, middle - needed / 2)
+    right = min(high, left + needed)
+    return max(low, right - needed), right
+
+
 def _statement(line, lanes, y, loss) -> str | None:
     order = list(lanes)
     m = NOTE.match(line)
@@ -85,6 +97,7 @@ def _statement(line, lanes, y, loss) -> str | None:
         first = order.index(m.group(1))
         last = order.index(m.group(2)) if m.group(2) in lanes else first
         left, right = _x(min(first, last)) - LANE / 2 + 14, _x(max(first, last)) + LANE / 2 - 14
+        left, right = _widened(left, right, len(m.group(3)) * CHAR + 16, len(order))
         fill = "#fde0dc" if loss else "#fff8e1"
         return (f'<rect x="{left:.0f}" y="{y - 11:.0f}" width="{right - left:.0f}" height="22" '
                 f'fill="{fill}" stroke="#b0a070"/>'
