@@ -12,15 +12,16 @@ import os
 from dataclasses import dataclass, field
 
 from .engine import Encounter, Verdict
+from .engine.facts import FACTS
+from .engine.facts import NAMES as FACT_NAMES
 from .errors import ERROR_CODES, InputError, StepError
 from .io import jsonsafe
 from .io.scenario import (FORMAT, MAX_BYTES, MAX_DEPTH, TOP_FIELDS,  # noqa: F401  (re-exported)
                           check_document, load, load_source, parse_text, read_capped)
 from .rulesets import RULESETS
 
-EXPECT_FIELDS = {"verdict", "reason", "rules", "budgets", "resolved", "lost", "disrupted",
-                 "state", "round", "active", "initiative", "stack", "notes", "positions",
-                 "error"}
+FACT_KEYS = frozenset(FACT_NAMES)
+EXPECT_FIELDS = {"verdict", "reason", "rules", "notes", "error", *FACT_NAMES}
 
 
 @dataclass
@@ -66,10 +67,6 @@ def build(doc, path, ruleset=None) -> Encounter:
         raise InputError(path, str(exc)) from None
 
 
-FACT_KEYS = frozenset({"budgets", "resolved", "lost", "disrupted", "state", "round", "active",
-                       "initiative", "stack", "positions"})
-
-
 def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
     """Every way the outcome differs from ``expect`` (empty when it holds)."""
     out = []
@@ -97,8 +94,7 @@ def compare(expect, verdict: Verdict, facts: dict | None) -> list[str]:
         have = (facts.get("positions") or {}).get(who)
         if have != wanted:
             out.append(f"position of {who}: expected {wanted!r}, got {have!r}")
-    for key in ("resolved", "lost", "disrupted", "state", "round", "active", "initiative",
-                "stack"):
+    for key in (f.name for f in FACTS if f.whole):
         if key in expect and expect[key] != facts[key]:
             out.append(f"{key}: expected {expect[key]!r}, got {facts[key]!r}")
     return out
@@ -118,25 +114,13 @@ def _strings(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-# What each expectation must be, and how to say it when it is not.
+# What each expectation must be, and how to say it when it is not (the facts'
+# own words are declared with them, fsm.engine.facts).
 _EXPECT_TYPES = {
     "reason": (lambda v: v is None or isinstance(v, str), "a reason code or null"),
     "rules": (_strings, "a list of rule ids"),
     "notes": (_strings, "a list of strings"),
-    "resolved": (_strings, "a list of frame ids"),
-    "lost": (_strings, "a list of frame ids"),
-    "disrupted": (_strings, "a list of frame ids"),
-    "stack": (_strings, "a list of frame ids"),
-    "initiative": (_strings, "a list of combatant ids"),
-    "state": (lambda v: isinstance(v, str), "a phase name"),
-    "active": (lambda v: isinstance(v, str), "a combatant id"),
-    "round": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
-    "positions": (lambda v: isinstance(v, dict) and all(
-        isinstance(k, str) and isinstance(p, list) and len(p) == 2 for k, p in v.items()),
-        "an object: {combatant: [x, y]}"),
-    "budgets": (lambda v: isinstance(v, dict) and all(
-        isinstance(k, str) and isinstance(b, dict) for k, b in v.items()),
-        "an object: {combatant: {budget: value}}"),
+    **{f.name: (f.fits, f.words) for f in FACTS},
 }
 
 

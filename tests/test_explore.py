@@ -471,10 +471,19 @@ def test_a_small_walk_on_the_grid_is_clean():
     ("reach_entered", "reaction-outside-the-move"),
     ("movement_in_progress", "reaction-outside-the-move"),
 ])
-def test_grid_mode_finds_a_derived_limit_switched_off(seed, guard, invariant):
+def test_grid_mode_finds_a_derived_limit_switched_off(monkeypatch, guard, invariant):
     """With a scene guard always passing, the grid walk reports the
-    explorer's own reading of the grid broken."""
-    seed("dnd4e", with_guard_forced(RULESETS["dnd4e"].rows, guard))
+    explorer's own reading of the grid broken. Two combatants side by side
+    need a path that enters a reach before its last square (a square along
+    the line, then one off it) for a move still under way to matter."""
+    rs = RULESETS["dnd4e"]
+    moves = rs.explore.grid_moves
+
+    def with_a_bend(actor, others):
+        return [*moves(actor, others), ("move", (("steps", ((1, 0), (0, 1))),))]
+    changed = replace(rs.with_table(with_guard_forced(rs.rows, guard)),
+                      explore=replace(rs.explore, grid_moves=with_a_bend))
+    monkeypatch.setitem(RULESETS, "dnd4e", changed)
     report = explore(_small("dnd4e", grid=True))
     assert report.violation.problem.invariant == invariant
 

@@ -217,3 +217,30 @@ def test_ids_are_unique_across_vectors_and_scenarios():
     generated = sorted((ROOT / "spec" / "vectors" / "generated").glob("*.json"))
     ids = [_load(p)["id"] for p in [*VECTORS, *generated, *SCENARIOS]]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+
+
+def test_the_facts_are_declared_once_and_read_from_there():
+    """The facts an encounter reports, the expectations a scenario may hold,
+    the schema's expect and the reference's hello all follow
+    fsm.engine.facts; FORMAT.md names every fact."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    from fsm.conformance import ENGINE_FACTS, reference_hello
+    from fsm.engine import Encounter
+    from fsm.engine.facts import FACTS, NAMES
+    from fsm.scenario import EXPECT_FIELDS
+    root = _Path(__file__).resolve().parent.parent
+    plain = Encounter("dnd4e", [("a", "x"), ("b", "y")])
+    assert tuple(plain.facts()) == tuple(n for n in NAMES if n != "positions")
+    placed = Encounter("dnd4e", [{"id": "a", "side": "x", "at": [0, 0]},
+                                 {"id": "b", "side": "y", "at": [1, 0]}])
+    assert tuple(placed.facts()) == NAMES
+    assert set(NAMES) <= EXPECT_FIELDS
+    assert tuple(reference_hello()["facts"]) == NAMES
+    assert set(ENGINE_FACTS) == {f.name for f in FACTS if f.engines}
+    schema = _json.loads((root / "spec" / "vector.schema.json").read_text())
+    expect = schema["$defs"]["expect"]["properties"]
+    assert {n: expect[n] for n in NAMES} == {f.name: f.schema for f in FACTS}
+    format_md = (root / "spec" / "FORMAT.md").read_text()
+    assert all(f"`{n}`" in format_md for n in NAMES)

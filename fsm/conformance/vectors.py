@@ -8,17 +8,18 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.facts import FACTS
+from ..engine.facts import NAMES as FACT_NAMES
 from ..errors import InputError
 from ..paths import default_root
 from ..scenario import check_document, compare, load
 
 PROTOCOL = 1
 FORMAT = 1
-REFERENCE_FACTS = ("state", "round", "active", "initiative", "budgets", "resolved", "lost",
-                   "disrupted", "stack", "positions")
+REFERENCE_FACTS = FACT_NAMES
 # What an engine that says nothing of its facts is held to: everything but the
 # reference machine's own phase names and stack (spec/PROTOCOL.md).
-ENGINE_FACTS = tuple(f for f in REFERENCE_FACTS if f not in ("state", "stack"))
+ENGINE_FACTS = tuple(f.name for f in FACTS if f.engines)
 PASS, FAIL, SKIP = "passed", "failed", "skipped"
 SCENE = "scene"          # the hello feature of an engine that reads positions and paths
 FEATURES = (SCENE,)

@@ -94,7 +94,7 @@ class Encounter:
         return list(self._outcomes.get(outcome, ()))
 
     def facts(self) -> dict:
-        """Everything a scenario may expect after a step."""
+        """The facts of :mod:`fsm.engine.facts`, in its order (positions: with a scene)."""
         return {"state": self.state, "round": self.round, "active": self.active,
                 "initiative": list(self.order), "budgets": self.budgets(),
                 "resolved": self.outcomes(DONE), "lost": self.outcomes(LOST),

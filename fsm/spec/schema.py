@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from ..engine.rows import STATES
+from ..engine.facts import FACTS
 from ..engine.scene import COORDINATE, MAX_REACH
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
@@ -37,23 +37,8 @@ _EXPECT = {
         "reason": {"type": ["string", "null"]},
         "rules": _STRINGS,
         "notes": _STRINGS,
-        "state": {"enum": list(STATES)},
-        "round": {"type": "integer", "minimum": 1},
-        "active": {"type": "string"},
-        "initiative": _STRINGS,
-        "stack": _STRINGS,
-        "resolved": _STRINGS,
-        "lost": _STRINGS,
-        "disrupted": _STRINGS,
-        "positions": {"type": "object", "additionalProperties": {"$ref": "#/$defs/square"}},
+        **{f.name: f.schema for f in FACTS},
         "error": {"enum": list(ERROR_CODES)},
-        "budgets": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "additionalProperties": {"type": ["integer", "string", "null"]},
-            },
-        },
     },
 }
 
