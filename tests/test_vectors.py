@@ -244,3 +244,22 @@ def test_the_facts_are_declared_once_and_read_from_there():
     assert {n: expect[n] for n in NAMES} == {f.name: f.schema for f in FACTS}
     format_md = (root / "spec" / "FORMAT.md").read_text()
     assert all(f"`{n}`" in format_md for n in NAMES)
+
+
+def test_the_snapshot_comparison_sees_every_difference():
+    """tests/snapshot.py's comparison (the before/after check of a
+    restructuring) names a changed value, a missing key and an added one."""
+    import importlib.util
+    from pathlib import Path as _Path
+    path = _Path(__file__).resolve().parent / "snapshot.py"
+    spec = importlib.util.spec_from_file_location("snapshot", path)
+    snapshot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(snapshot)
+    before = {"documents": {"a.json": {"result": [1, 2]}, "b.json": 1}, "mutants": {"m": ["v"]}}
+    after = {"documents": {"a.json": {"result": [1, 3]}, "c.json": 1}, "mutants": {"m": ["v"]}}
+    diffs = snapshot.compare(before, after)
+    assert len(diffs) == 3
+    assert any("a.json/result" in d for d in diffs)
+    assert any("b.json: only in before" in d for d in diffs)
+    assert any("c.json: only in after" in d for d in diffs)
+    assert snapshot.compare(before, before) == []
