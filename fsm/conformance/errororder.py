@@ -6,7 +6,9 @@ fault, the next one in the order that can share a step with it (a step kind
 both apply to, no field in common, another error code) makes a pair; every
 pair is written twice, its fields in the order read and reversed, so an engine
 that reads two fields the other way round fails two vectors, and one that
-reads a step's fields in the order they are written fails one. The reference
+reads a step's fields in the order they are written fails one. A fault that
+no later one can share a step with is held alone (twice as well), so every
+fault's code is expected somewhere. The reference
 plays every fault alone and every pair before it is written: a fault that
 does not give its own code, or a pair that does not give its first fault's,
 is a :class:`MisOrdered` (a test holds there is none).
@@ -45,8 +47,8 @@ class Fault:
         return frozenset(self.fields) | self.keys
 
 
-def _kinds(rs) -> dict:
-    """Representative step kinds of ``rs``: what each fault is tried on."""
+def _kinds(rs) -> tuple:
+    """Representative step kinds of ``rs``, preferred first: what each fault is tried on."""
     specs = rs.steps
     plain = [x for x in sorted(rs.turn_actions) if x not in rs.spec_of]
     turn = (plain or sorted(rs.turn_actions))[0]
@@ -55,15 +57,13 @@ def _kinds(rs) -> dict:
     activity = [s.kind for s in specs if s.cost_field]
     texts = [s.kind for s in specs if s.text_fields]
     flagged = [s.kind for s in specs if s.flags]
-    every = list(dict.fromkeys([turn, answer, EVENT, stack, END_TURN, *activity, *texts,
-                                *flagged]))
-    return {"turn": turn, "answer": answer, "stack": stack, "every": every}
+    return tuple(dict.fromkeys([turn, answer, EVENT, stack, END_TURN, *activity, *texts,
+                                 *flagged]))
 
 
 def faults(rs) -> list[Fault]:
     """The faults a step of ``rs`` can have, in the order T-ERRORS reads them."""
-    k = _kinds(rs)
-    every = tuple(k["every"])
+    every = _kinds(rs)
     frame = tuple(x for x in every if makes_frame(rs, x))
     walker = tuple(x for x in frame if x != EVENT)          # a path walked by an actor
     needs_actor = tuple(x for x in every if x in rs.turn_actions or x in rs.answer_kinds)
