@@ -428,6 +428,30 @@ def suite() -> dict:
     return {"in_process": in_process, "program": program, "vectors": len(vectors)}
 
 
+def fuzz_speed(examples: int) -> dict:
+    """Timelines a second of ``fsm conformance --fuzz`` against ``fsm serve``
+    (seed 0: no disagreement, so no shrinking), beside decoding the same
+    number of random timelines alone: the ratio is the share of a fuzzed
+    timeline's time that goes to deciding what it is."""
+    import random
+
+    from fsm.conformance import reference_hello
+    from fsm.conformance.fuzz import MAX_STEPS, decode, fuzz
+    from fsm.rulesets import RULESETS
+    start = time.perf_counter()
+    found, runs = fuzz(f"{sys.executable} -m fsm serve", examples, seed=0)
+    whole = time.perf_counter() - start
+    assert found is None, "the reference disagrees with itself"
+    pick, hello = random.Random(0), reference_hello()
+    setup = 3 + max(len(r.options) for r in RULESETS.values())
+    start = time.perf_counter()
+    for _ in range(runs):
+        decode([pick.randrange(10_001) for _ in range(setup + pick.randrange(MAX_STEPS))],
+               hello)
+    alone = time.perf_counter() - start
+    return {"timelines": runs, "seconds": whole, "decode_seconds": alone}
+
+
 # -- the report -------------------------------------------------------------------------
 
 def _mix(figures) -> str:
@@ -493,6 +517,11 @@ def table(results: dict) -> str:
         lines.append(f"| conformance suite, {s['vectors']} vectors | "
                      f"{s['in_process']:.2f} s in-process, {s['program']:.2f} s through "
                      f"--program | {s['program'] / s['in_process']:.1f}x | |")
+    f = results.get("fuzz")
+    if f:
+        lines.append(f"| fuzz against fsm serve, {f['timelines']} timelines | "
+                     f"{f['timelines'] / f['seconds']:.0f} timelines/s | decoding alone "
+                     f"{f['decode_seconds'] / f['seconds']:.2f} of the time | |")
     lines += ["", "| exploration, 2 rounds | answering | runs | states | transitions | "
                   "seconds | states/s | jobs | cpu/wall (target >= 1.8 on 2 jobs) | clean |",
               "|---|---|---|---|---|---|---|---|---|---|"]
@@ -562,6 +591,8 @@ def main(argv=None) -> int:
     results["cold_start"] = cold_start(repeat)
     results["memory"] = memory()
     results["suite"] = suite()
+    print("fuzz...", file=sys.stderr)
+    results["fuzz"] = fuzz_speed(20 if args.smoke else 300)
     print("replay...", file=sys.stderr)
     results["replay"] = replay_speed((1000, 2000) if args.smoke else
                                      (1000, 10_000, 20_000, 100_000))
