@@ -16,7 +16,3 @@ from .rulesets import RULESETS, Ruleset
 __all__ = ["Encounter", "Verdict", "StepError", "FsmError", "TableGap", "RULESETS", "Ruleset",
            "ALLOWED", "REJECTED", "GM_VERDICT"]
 __version__ = "0.1.0"
-
-from .rulesets import discover as _discover  # noqa: E402
-
-_discover()          # rulesets other packages declare (entry-point group fsm.rulesets)

@@ -9,7 +9,7 @@ import time
 
 from ..errors import InputError, StepError, TableGap
 from ..io import jsonsafe
-from ..rulesets import RULESETS
+from ..rulesets import RULESETS, discover
 from ..scenario import build
 from .engine import MAX_LINE
 from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, REPORTS,
@@ -18,6 +18,7 @@ from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, R
 # -- the reference engine ----------------------------------------------------------
 
 def reference_hello() -> dict:
+    discover()          # the rulesets installed packages add are served too
     return {
         "type": "hello", "protocol": PROTOCOL, "format": FORMAT,
         "engine": "fsm reference", "facts": list(REFERENCE_FACTS),

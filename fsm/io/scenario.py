@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 
 from ..errors import InputError
-from ..rulesets import RULESETS
+from ..rulesets import RULESETS, get
 from . import jsonsafe
 
 FORMAT = 1
@@ -151,6 +151,8 @@ def check_document(doc, path, ruleset=None) -> None:
         raise InputError(path, f"'format' must be {FORMAT}, not "
                                f"{json.dumps(doc.get('format'), default=str)}")
     name = doc.get("ruleset")
+    if ruleset is None:
+        get(name)           # a name no ruleset here has: an installed package's, maybe
     known = [ruleset.name] if ruleset is not None else list(RULESETS)
     if not isinstance(name, str) or name not in known:
         raise InputError(path, f"'ruleset' must be one of {', '.join(known)}, not {name!r}")

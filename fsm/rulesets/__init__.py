@@ -12,8 +12,10 @@ Adding a ruleset is one package here (see ``common.py`` for the rows every
 ruleset shares), imported at the end of this module, plus its spec data and
 tests. A package outside the project adds one through the entry-point group
 ``fsm.rulesets``: each entry names a :class:`Ruleset` value (or a module that
-calls :func:`register` as it is imported), found once ``fsm`` has been imported (``fsm/__init__.py`` calls
-:func:`discover`).
+calls :func:`register` as it is imported). They are looked for the first time
+a name is asked for that no ruleset here has (:func:`get`), and when the
+reference says which rulesets it serves: reading every installed package's
+metadata costs a cold start more than the rest of ``import fsm``.
 """
 
 from __future__ import annotations
@@ -147,10 +149,13 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get(ruleset) -> Ruleset | None:
-    """A ruleset by value or registered name (None when unknown)."""
+    """A ruleset by value or registered name (None when unknown); a name not
+    registered yet is looked for among the installed packages' entry points."""
     if isinstance(ruleset, Ruleset):
         return ruleset
     if isinstance(ruleset, str):
+        if ruleset not in RULESETS:
+            discover()
         return RULESETS.get(ruleset)
     return None
 
@@ -159,13 +164,20 @@ from . import dnd4e, dnd5e, pf2e  # noqa: E402,F401  (each registers itself)
 ENTRY_POINTS = "fsm.rulesets"
 
 
+_DISCOVERED: list = []      # the names found, once discover() has looked
+
+
 def discover() -> list[str]:
     """Register the rulesets installed packages declare under the entry-point
-    group ``fsm.rulesets``; one warning line for an entry that cannot be
-    loaded, none of which stops the others. Returns the names registered."""
+    group ``fsm.rulesets`` (once: later calls return the same names); one
+    warning line for an entry that cannot be loaded, none of which stops the
+    others. Returns the names registered."""
+    if _DISCOVERED:
+        return _DISCOVERED[0]
     import warnings
     from importlib.metadata import entry_points
-    found = []
+    found: list = []
+    _DISCOVERED.append(found)
     for ep in entry_points(group=ENTRY_POINTS):
         try:
             value = ep.load()
