@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from .engine import Encounter, Verdict
-from .engine.facts import FACTS
+from .engine.facts import FACTS, strings
 from .engine.facts import NAMES as FACT_NAMES
 from .errors import ERROR_CODES, InputError, StepError
 from .io import jsonsafe
@@ -110,16 +110,12 @@ def _value(value) -> str:
     return json.dumps(value)
 
 
-def _strings(value) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
 # What each expectation must be, and how to say it when it is not (the facts'
 # own words are declared with them, fsm.engine.facts).
 _EXPECT_TYPES = {
     "reason": (lambda v: v is None or isinstance(v, str), "a reason code or null"),
-    "rules": (_strings, "a list of rule ids"),
-    "notes": (_strings, "a list of strings"),
+    "rules": (strings, "a list of rule ids"),
+    "notes": (strings, "a list of strings"),
     **{f.name: (f.fits, f.words) for f in FACTS},
 }
 

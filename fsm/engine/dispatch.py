@@ -19,7 +19,7 @@ import weakref
 from transitions import Machine, MachineError
 
 from .guard import judge
-from .rows import STATES, PHASE_START
+from .rows import PHASE_START, STATES
 
 logging.getLogger("transitions").setLevel(logging.WARNING)
 

@@ -17,7 +17,8 @@ from typing import Callable
 from .rows import STATES
 
 
-def _strings(value) -> bool:
+def strings(value) -> bool:
+    """A list of strings (what STRINGS admits)."""
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
@@ -49,23 +50,22 @@ class Fact:
     whole: bool = True        # compared as one value (False: combatant by combatant)
 
 
-_STRINGS = {"type": "array", "items": {"type": "string"}}
+STRINGS = {"type": "array", "items": {"type": "string"}}     # JSON Schema
 FRAME_IDS = "a list of frame ids"
 
 FACTS = (
     Fact("state", {"enum": list(STATES)}, _string, "a phase name", engines=False),
     Fact("round", {"type": "integer", "minimum": 1}, _integer, "an integer"),
     Fact("active", {"type": "string"}, _string, "a combatant id"),
-    Fact("initiative", _STRINGS, _strings, "a list of combatant ids"),
+    Fact("initiative", STRINGS, strings, "a list of combatant ids"),
     Fact("budgets", {"type": "object", "additionalProperties": {
         "type": "object", "additionalProperties": {"type": ["integer", "string", "null"]}}},
         _budgets, "an object: {combatant: {budget: value}}", whole=False),
-    Fact("resolved", _STRINGS, _strings, FRAME_IDS),
-    Fact("lost", _STRINGS, _strings, FRAME_IDS),
-    Fact("disrupted", _STRINGS, _strings, FRAME_IDS),
-    Fact("stack", _STRINGS, _strings, FRAME_IDS, engines=False),
+    Fact("resolved", STRINGS, strings, FRAME_IDS),
+    Fact("lost", STRINGS, strings, FRAME_IDS),
+    Fact("disrupted", STRINGS, strings, FRAME_IDS),
+    Fact("stack", STRINGS, strings, FRAME_IDS, engines=False),
     Fact("positions", {"type": "object", "additionalProperties": {"$ref": "#/$defs/square"}},
          _positions, "an object: {combatant: [x, y]}", whole=False),
 )
 NAMES = tuple(f.name for f in FACTS)
-BY_NAME = {f.name: f for f in FACTS}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from ..engine.facts import FACTS
+from ..engine.facts import FACTS, STRINGS
 from ..engine.scene import COORDINATE, MAX_REACH
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
@@ -28,15 +28,14 @@ COMBATANT_FIELDS = {"id": {"type": "string", "minLength": 1},
 SQUARE = {"type": "array", "minItems": 2, "maxItems": 2,
           "items": {"type": "integer", "minimum": -COORDINATE, "maximum": COORDINATE}}
 
-_STRINGS = {"type": "array", "items": {"type": "string"}}
 _EXPECT = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
         "verdict": {"enum": [ALLOWED, REJECTED, GM_VERDICT]},
         "reason": {"type": ["string", "null"]},
-        "rules": _STRINGS,
-        "notes": _STRINGS,
+        "rules": STRINGS,
+        "notes": STRINGS,
         **{f.name: f.schema for f in FACTS},
         "error": {"enum": list(ERROR_CODES)},
     },
@@ -117,7 +116,7 @@ def vector_schema(rulesets=None) -> dict:
             "question": {"type": "string"},
             "answer": {"type": "string"},
             "comment": {"type": "string"},
-            "tags": _STRINGS,
+            "tags": STRINGS,
             "rules": {"type": "array", "uniqueItems": True,
                       "items": {"type": "string", "pattern": f"^({prefixes})-[A-Z0-9-]+$"}},
             "options": {"type": "object", "additionalProperties": False,
