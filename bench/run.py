@@ -436,14 +436,13 @@ def fuzz_speed(examples: int) -> dict:
     import random
 
     from fsm.conformance import reference_hello
-    from fsm.conformance.fuzz import MAX_STEPS, decode, fuzz
-    from fsm.rulesets import RULESETS
+    from fsm.conformance.fuzz import MAX_STEPS, decode, fuzz, head_length
     start = time.perf_counter()
     found, runs = fuzz(f"{sys.executable} -m fsm serve", examples, seed=0)
     whole = time.perf_counter() - start
     assert found is None, "the reference disagrees with itself"
     pick, hello = random.Random(0), reference_hello()
-    setup = 3 + max(len(r.options) for r in RULESETS.values())
+    setup = head_length()
     start = time.perf_counter()
     for _ in range(runs):
         decode([pick.randrange(10_001) for _ in range(setup + pick.randrange(MAX_STEPS))],

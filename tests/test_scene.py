@@ -132,6 +132,25 @@ def test_a_path_that_starts_inside_the_reach_never_enters_it():
     assert step(enc, "reaction", "ayla", on="enters-reach").reason == "reach-not-entered"
 
 
+@rule("4E-REACTION-MOVE")
+@rule("4E-SCENE-GRID")
+def test_a_move_without_a_path_enters_no_reach():
+    """With a scene, a move given in squares moves nobody on the grid: it
+    enters no reach while it is under way, and the mover stays where it
+    stood; once its last square is done, the move is over (not-mid-move,
+    checked first)."""
+    enc = grid(("ogre", "m", (0, 0)), ("ayla", "h", (3, 0)))
+    step(enc, "move", "ogre", squares=3)
+    reasons = []
+    for n in range(3):
+        step(enc, "resolve")
+        reasons.append(step(enc, "reaction", "ayla", on="enters-reach").reason)
+        if n < 2:
+            step(enc, "continue")
+    assert reasons == ["reach-not-entered", "reach-not-entered", "not-mid-move"]
+    assert enc.fighters["ogre"].at == (0, 0)
+
+
 # -- lost attacks --------------------------------------------------------------------------
 
 @rule("4E-SCENE-LOSS")

@@ -113,6 +113,12 @@ _BREAKS = (
 )
 
 
+def head_length() -> int:
+    """How many choices a timeline's set-up may read before its steps (the
+    ruleset, the combatants, the scene, each option)."""
+    return 3 + max(len(r.options) for r in RULESETS.values())
+
+
 def decode(choices: list[int], hello: dict, language: "Language | None" = None) -> dict:
     """The timeline (a vector with every expectation) that ``choices`` stand for."""
     rulesets = [r for r in RULESETS if not unsupported({"ruleset": r}, hello)]
@@ -242,7 +248,7 @@ def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
         raise
     probe = _Probe(engine)
     probe.alive = True
-    setup = 3 + max(len(r.options) for r in RULESETS.values())
+    setup = head_length()
     choices = st.lists(st.integers(0, 10_000), min_size=setup + 1, max_size=setup + MAX_STEPS)
 
     language = language if language is not None else Language()

@@ -3,7 +3,7 @@ binary: phases, groups of rows, cards of guards, a legend note."""
 
 from __future__ import annotations
 
-from ..engine.rows import ACTING, MACHINE, STATES, TRIGGERED, PHASE_END, PHASE_START
+from ..engine.rows import ACTING, MACHINE, PHASE_END, PHASE_START, STATES, TRIGGERED
 from .model import (BOX, FADED, FILL, INK, PATH_INK, PHASE_NOTES, guard_count, guard_label,
                     steps_text)
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, TRIGGERED, PHASE_END,
-                           PHASE_START)
+from ..engine.rows import ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, TRIGGERED
 from ..engine.verdict import ALLOWED, GM_VERDICT
 from ..errors import DiagramError
 from ..paths import default_root
