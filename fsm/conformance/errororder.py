@@ -243,38 +243,39 @@ def vectors_for(rs) -> list[dict]:
             out.extend(_alone(rs, first))
             continue
         second, (kind, scene) = match
-        base = _base(rs, kind)
-        step = _apply(_apply(dict(base), first), second)
-        for order, keys in (("", list(step)), ("-reversed", list(step)[::-1])):
-            written = {key: step[key] for key in keys}
-            written["expect"] = {"error": first.code}
-            vid = f"err-{rs.name}-{_slug(first.name)}{order}"
-            description = (f"One {kind} step with two faults, {first.name} "
-                           f"({first.code}) and {second.name} ({second.code}): T-ERRORS "
-                           f"reads the first one first{WHATEVER if order else ''}, so the "
-                           f"error is {first.code}.")
-            vector = _vector(rs, vid, description, written, scene)
+        step = _apply(_apply(_base(rs, kind), first), second)
+        made = _twice(rs, f"err-{rs.name}-{_slug(first.name)}", step, first.code, scene,
+                      lambda whatever: f"One {kind} step with two faults, {first.name} "
+                      f"({first.code}) and {second.name} ({second.code}): T-ERRORS reads "
+                      f"the first one first{whatever}, so the error is {first.code}.")
+        for vector in made:
             got = _code(vector)
             if got != first.code:
                 raise MisOrdered(f"{rs.name}: {first.name} and {second.name} on {kind} give "
                                  f"{got}, not {first.code}")
-            out.append(vector)
+        out.extend(made)
+    return out
+
+
+def _twice(rs, vid, step, code, scene, describe) -> list[dict]:
+    """``step`` expecting ``code``, in two vectors: its fields in the order
+    given, and reversed (``describe(words)`` with the words the second adds)."""
+    out = []
+    for order, keys in (("", list(step)), ("-reversed", list(step)[::-1])):
+        written = {key: step[key] for key in keys}
+        written["expect"] = {"error": code}
+        out.append(_vector(rs, vid + order, describe(WHATEVER if order else ""), written,
+                           scene))
     return out
 
 
 def _alone(rs, fault) -> list[dict]:
-    """A fault no later one can share a step with, in a vector of its own
-    (twice: its fields in both orders)."""
+    """A fault no later one can share a step with, in vectors of its own."""
     kind = fault.kinds[0]
-    step = _apply(_base(rs, kind), fault)
-    out = []
-    for order, keys in (("", list(step)), ("-reversed", list(step)[::-1])):
-        written = {key: step[key] for key in keys}
-        written["expect"] = {"error": fault.code}
-        out.append(_vector(rs, f"err-{rs.name}-{_slug(fault.name)}-alone{order}",
-                           f"One {kind} step with {fault.name}: the error is {fault.code}"
-                           f"{WHATEVER if order else ''}.", written, bool(fault.scene)))
-    return out
+    return _twice(rs, f"err-{rs.name}-{_slug(fault.name)}-alone",
+                  _apply(_base(rs, kind), fault), fault.code, bool(fault.scene),
+                  lambda whatever: f"One {kind} step with {fault.name}: the error is "
+                  f"{fault.code}{whatever}.")
 
 
 def generate() -> dict:
