@@ -1,71 +1,123 @@
 """The state of an encounter as one immutable value.
 
-:func:`capture` takes everything a verdict can depend on as nested tuples
-(frames and fighters as the values of their slots); :func:`restore` puts a
-captured value back. The same value serves to undo a refused step, to check
-that a refused step changed nothing (it is hashable and comparable), and as
-the base of the explorer's frozen states (:func:`freeze`, which holds no
-history, so that a state reached by two timelines is one value). A new field
-of the encounter is added here once.
+Two named records hold it, each field declared once, in the record:
+:class:`Moment` is everything a verdict can depend on but the fighters, and
+how far the history had gone (the base of undoing a step and of "a refused
+step changes nothing"); :class:`Frozen` is the explorer's state, which holds
+no history, so that a state reached by two timelines is one value. Both are
+tuples (hashable and comparable); frames and fighters are the values of their
+slots. A new field of the encounter is a field of these records, read and
+put back by name.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .frames import fighter_values, frame_from, frame_values, set_fighter
+
+
+class Moment(NamedTuple):
+    """The encounter but its fighters, and the length of each history."""
+
+    state: str               # the machine's phase
+    round: int
+    turn_index: int
+    turn_serial: int
+    turns: int               # how many turns the history has
+    order: tuple
+    stack: tuple             # the frames' values, bottom first
+    past: int                # how many frames have left the stack
+    kept: tuple              # the values of the frames kept open off the stack
+    uses: tuple
+    log: int
+    outcomes: tuple          # how many outcomes each kind has recorded
+
+
+class Snapshot(NamedTuple):
+    """What undoing a step needs: the moment, and the journal of the fighters
+    the step changed (each saved the first time the step changes it)."""
+
+    moment: Moment
+    saved: dict
+
+
+class Frozen(NamedTuple):
+    """The explorer's state: the encounter's data, no history but the last
+    frame that left the stack and the frames kept open."""
+
+    state: str
+    round: int
+    turn_index: int
+    turn_serial: int
+    turns: tuple
+    order: tuple
+    stack: tuple
+    uses: tuple
+    fighters: tuple
+    last: tuple | None       # the values of the frame that left the stack last
+    kept: tuple
+
+
+def moment(enc) -> Moment:
+    return Moment(state=enc.state, round=enc.round, turn_index=enc.turn_index,
+                  turn_serial=enc.turn_serial, turns=len(enc.turns), order=enc.order,
+                  stack=tuple(map(frame_values, enc.stack)), past=len(enc.past_order),
+                  kept=tuple(map(frame_values, enc.kept.values())),
+                  uses=tuple(enc.uses.items()), log=len(enc.log),
+                  outcomes=tuple(map(len, enc._outcomes.values())))
 
 
 def capture(enc) -> tuple:
     """Everything a verdict reads, and how far the history had gone: the full
     value, every fighter included (for comparing states)."""
-    return _common(enc) + (tuple(map(fighter_values, enc.fighters.values())),)
+    return (moment(enc), tuple(map(fighter_values, enc.fighters.values())))
 
 
-def _common(enc) -> tuple:
-    return (enc.state, enc.round, enc.turn_index, enc.turn_serial, len(enc.turns),
-            enc.order, tuple(map(frame_values, enc.stack)), len(enc.past_order),
-            tuple(map(frame_values, enc.kept.values())), tuple(enc.uses.items()),
-            len(enc.log), tuple(map(len, enc._outcomes.values())))
-
-
-def snapshot(enc) -> tuple:
+def snapshot(enc) -> Snapshot:
     """What undoing a step needs: the state but the fighters, and a journal
     that saves each fighter the step changes the first time it changes it
     (copy on write: the cost does not grow with the number of combatants).
     Each snapshot is restored or released, innermost first."""
     saved: dict = {}
     enc.journal.open.append(saved)
-    return _common(enc) + (saved,)
+    return Snapshot(moment(enc), saved)
 
 
-def release(enc, snap) -> None:
+def release(enc, snap: Snapshot) -> None:
     """Close the journal of a snapshot that will not be restored."""
-    saved, journals = snap[-1], enc.journal.open
+    saved, journals = snap.saved, enc.journal.open
     for i in range(len(journals) - 1, -1, -1):
         if journals[i] is saved:
             del journals[i]
             return
 
 
-def restore(enc, snap: tuple) -> None:
-    """Put a snapshot back; history recorded since is forgotten."""
-    (state, enc.round, enc.turn_index, enc.turn_serial, turns, enc.order, stack, past, kept,
-     uses, log, outcomes, saved) = snap
-    release(enc, snap)
-    enc.state = state
-    del enc.turns[turns:]
-    enc.set_stack([frame_from(v) for v in stack])
-    for fid in enc.past_order[past:]:
-        enc.past.pop(fid, None)
-    del enc.past_order[past:]
+def _put_kept(enc, kept) -> None:
+    """The frames kept open off the stack, back (they are past frames too)."""
     enc.kept = {}
     for values in kept:
         frame = frame_from(values)
         enc.kept[frame.id] = enc.past[frame.id] = frame
-    enc.uses = dict(uses)
-    del enc.log[log:]
-    for frames, n in zip(enc._outcomes.values(), outcomes):
+
+
+def restore(enc, snap: Snapshot) -> None:
+    """Put a snapshot back; history recorded since is forgotten."""
+    m = snap.moment
+    release(enc, snap)
+    enc.state, enc.round, enc.order = m.state, m.round, m.order
+    enc.turn_index, enc.turn_serial = m.turn_index, m.turn_serial
+    del enc.turns[m.turns:]
+    enc.set_stack([frame_from(v) for v in m.stack])
+    for fid in enc.past_order[m.past:]:
+        enc.past.pop(fid, None)
+    del enc.past_order[m.past:]
+    _put_kept(enc, m.kept)
+    enc.uses = dict(m.uses)
+    del enc.log[m.log:]
+    for frames, n in zip(enc._outcomes.values(), m.outcomes):
         del frames[n:]
-    for fighter, values in saved.items():
+    for fighter, values in snap.saved.items():
         set_fighter(fighter, values)
 
 
@@ -75,36 +127,36 @@ def fingerprint(enc) -> tuple:
     return capture(enc) + (tuple(enc.past_order),)
 
 
-def freeze(enc) -> tuple:
+def freeze(enc) -> Frozen:
     """The encounter's data as immutable values (the machine is not copied);
     of the frames that left the stack, the last one and those kept open."""
     last = enc.past[enc.past_order[-1]] if enc.past_order else None
-    return (enc.state, enc.round, enc.turn_index, enc.turn_serial, tuple(enc.turns),
-            tuple(enc.order), tuple(map(frame_values, enc.stack)),
-            tuple(enc.uses.items()), tuple(map(fighter_values, enc.fighters.values())),
-            frame_values(last) if last is not None else None,
-            tuple(map(frame_values, enc.kept.values())))
+    return Frozen(state=enc.state, round=enc.round, turn_index=enc.turn_index,
+                  turn_serial=enc.turn_serial, turns=tuple(enc.turns), order=tuple(enc.order),
+                  stack=tuple(map(frame_values, enc.stack)), uses=tuple(enc.uses.items()),
+                  fighters=tuple(map(fighter_values, enc.fighters.values())),
+                  last=frame_values(last) if last is not None else None,
+                  kept=tuple(map(frame_values, enc.kept.values())))
 
 
-def thaw(enc, frozen) -> None:
+def thaw(enc, frozen: Frozen) -> None:
     """Put a frozen state back into ``enc``; the log and older past frames
     are dropped (nothing a verdict reads), the frames kept open are not."""
-    (enc.state, enc.round, enc.turn_index, enc.turn_serial, turns, order, frames, uses,
-     fighters, last, kept) = frozen
-    enc.turns = list(turns)
-    enc.order = tuple(order)
-    enc.set_stack([frame_from(v) for v in frames])
-    enc.uses = dict(uses)
-    for fighter, values in zip(enc.fighters.values(), fighters):
+    f = frozen
+    enc.state, enc.round, enc.turn_index, enc.turn_serial = \
+        f.state, f.round, f.turn_index, f.turn_serial
+    enc.turns = list(f.turns)
+    enc.order = tuple(f.order)
+    enc.set_stack([frame_from(v) for v in f.stack])
+    enc.uses = dict(f.uses)
+    for fighter, values in zip(enc.fighters.values(), f.fighters):
         set_fighter(fighter, values)
     enc.forget_history()
-    enc.past, enc.past_order, enc.kept = {}, [], {}
-    for values in kept:
-        frame = frame_from(values)
-        enc.kept[frame.id] = enc.past[frame.id] = frame
-        enc.past_order.append(frame.id)
-    if last is not None:
-        frame = enc.kept.get(last[0]) or frame_from(last)
+    enc.past, enc.past_order = {}, []
+    _put_kept(enc, f.kept)
+    enc.past_order.extend(enc.kept)
+    if f.last is not None:
+        frame = enc.kept.get(f.last[0]) or frame_from(f.last)
         enc.past[frame.id] = frame
         if frame.id in enc.past_order:
             enc.past_order.remove(frame.id)
