@@ -57,6 +57,11 @@ class TableGap(FsmError, RuntimeError):
     """A situation the table does not decide: a bug in the table, never a verdict."""
 
 
+class TableError(FsmError, ValueError):
+    """A table that cannot be built: a guard name given twice in one table, or
+    a row naming a guard its ruleset's book does not have."""
+
+
 class InputError(FsmError):
     """Bad input: one line naming the file, the step and what is wrong."""
 

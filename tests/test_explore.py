@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 from fsm import Encounter, StepError
 from fsm.cli import main
 from fsm.conformance.mutation import replace_guard, with_guard_forced
-from fsm.engine.guard import GUARDS
 from fsm.errors import ConfigError
 from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, check_config,
                          explore, freeze, thaw, write_counterexample)
@@ -323,10 +322,9 @@ def test_a_rejection_that_changes_the_encounter_is_found(seed):
         enc.fighters[st.actor].minor = 0
         return st.actor == enc.active
 
-    spending_own_turn.info = GUARDS["own_turn"].info
     rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
-    seed("dnd4e", replace_guard(rows, "own_turn", lambda fn: spending_own_turn),
-         replace_guard(refusals, "own_turn", lambda fn: spending_own_turn))
+    seed("dnd4e", replace_guard(rows, "own_turn", lambda g: g.checking(spending_own_turn)),
+         replace_guard(refusals, "own_turn", lambda g: g.checking(spending_own_turn)))
     report = explore(_small("dnd4e"))
     assert report.violation.problem.invariant == "rejected-step-changed-state"
 

@@ -112,8 +112,8 @@ def test_every_reason_code_is_documented():
     listed = set(re.findall(r"^\| `([a-z-]+)` \| (?:rejected|gm) \|", doc, re.M))
     used = {fn for rs in RULESETS.values() for r in (*rs.rows, *rs.refusals)
             for fn, _ in r.guards}
-    codes = {g.info.reason for g in used if g.info.reason} | \
-        {g.info.gm_reason for g in used if g.info.gm_reason}
+    codes = {g.reason for g in used if g.reason} | \
+        {g.gm_reason for g in used if g.gm_reason}
     assert codes == listed
 
 

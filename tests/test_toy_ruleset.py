@@ -8,6 +8,7 @@ action on the stack like any other, resolved before the turn ends.
 """
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -15,11 +16,14 @@ from fsm import Encounter
 from fsm.cli import main
 from fsm.diagrams import machine_source
 from fsm.engine.frames import Fighter
+from fsm.engine.rows import Guards, rewrite
 from fsm.engine.guard import guard
-from fsm.engine.rows import ACTING, BEFORE, PHASE_END, TRIGGERED, refuse, row
+from fsm.engine.rows import ACTING, BEFORE, PHASE_END, TRIGGERED
+from fsm.errors import TableError
 from fsm.explore import Config, explore
-from fsm.rulesets import RULESETS, Explore, Ruleset, StepSpec
+from fsm.rulesets import RULESETS, Explore, Ruleset, StepSpec, register
 from fsm.rulesets import common as c
+from fsm.rulesets import shared
 from fsm.scenario import build, replay
 
 
@@ -48,16 +52,20 @@ def _refresh(enc, st):
     fighter.strikes = fighter.strikes_max
 
 
+GUARDS = shared.book()          # the shared guards; the toy's own one is added below
+GUARDS.add(toy_strike_left)
+row, refuse = GUARDS.row, GUARDS.refuse
+
 ENTRIES = [
     row("strike", [ACTING], BEFORE, _spend, c.push_frame, rules="TOY-STRIKE",
         own_turn="TOY-TURN", no_action_pending="TOY-STACK", toy_strike_left="TOY-ONE"),
     refuse("strike", TRIGGERED, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
     row("end-turn", [ACTING], PHASE_END, c.close_turn, own_turn="TOY-TURN"),
     refuse("end-turn", TRIGGERED, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
-    *c.stack_rows("TOY-STACK", "TOY-TURN", "TOY-TURN"),
-    c.next_turn_row(_refresh, "TOY-TURN", ("TOY-ONE",)),
+    *shared.stack_rows("TOY-STACK", "TOY-TURN", "TOY-TURN"),
+    shared.next_turn_row(_refresh, "TOY-TURN", ("TOY-ONE",)),
 ]
-ROWS, REFUSALS = c.split(ENTRIES)
+ROWS, REFUSALS = shared.split(ENTRIES)
 
 
 def _watch(w, enc, data, verdict, counters, answers):
@@ -197,16 +205,46 @@ def test_a_hole_in_the_table_exits_3_with_one_line(tmp_path, monkeypatch, capsys
     assert len(err.strip().splitlines()) == 1 and "does not decide" in err
 
 
-def test_a_guard_reusing_another_guards_name_is_refused_and_changes_nothing():
-    """Rows name their guards, so a second guard called own_turn would replace
-    the first for every table built after it: it is refused when defined."""
-    from fsm.engine.guard import GUARDS
-    before = GUARDS["own_turn"]
-    with pytest.raises(ValueError, match="own_turn"):
-        @guard("not-mine", "{actor} is not on its own turn")
-        def own_turn(enc, st):
-            return True
-    assert GUARDS["own_turn"] is before
+def test_a_guard_reusing_another_rulesets_guard_name_changes_nothing_there():
+    """Guards belong to the tables that hold them: a toy ruleset whose own
+    ``own_turn`` lets nobody act leaves the shared ``own_turn`` of the toy and
+    of 4e as it was; each still lets the turn's owner act."""
+    @guard("not-mine", "{actor} may not act at all")
+    def own_turn(enc, st):
+        return False
+
+    def mine(g):
+        return own_turn if g.name == "own_turn" else g
+    loose = register(replace(TOY, name="toy-nobody", rows=rewrite(ROWS, guard=mine),
+                             refusals=rewrite(REFUSALS, guard=mine)))
+    try:
+        assert loose.table.guards["own_turn"] is own_turn
+        assert TOY.table.guards["own_turn"] is c.own_turn
+        assert RULESETS["dnd4e"].table.guards["own_turn"] is c.own_turn
+        assert Encounter("toy-nobody", DUO).step({"actor": "ann", "do": "strike"}).reason == \
+            "not-mine"
+        assert Encounter(TOY, DUO).step({"actor": "ann", "do": "strike"}).verdict == "allowed"
+        enc = Encounter("dnd4e", [("ayla", "pcs"), ("orc", "monsters")])
+        assert enc.step({"actor": "ayla", "do": "standard"}).verdict == "allowed"
+    finally:
+        RULESETS.pop("toy-nobody")
+
+
+def test_two_guards_of_one_name_in_one_table_are_refused_when_it_is_built():
+    """Within one ruleset a name means one guard: a book, or a ruleset whose
+    rows hold two guards of one name, is refused with the name."""
+    @guard("not-mine", "{actor} is not on its own turn")
+    def own_turn(enc, st):
+        return True
+
+    with pytest.raises(TableError, match="own_turn"):
+        shared.book().add(own_turn)
+    twin = Guards(own_turn).row("strike", [ACTING], BEFORE, own_turn="TOY-TURN")
+    with pytest.raises(TableError, match="own_turn"):
+        register(replace(TOY, name="toy-twins", rows=(twin, *ROWS)))
+    assert "toy-twins" not in RULESETS
+    with pytest.raises(TableError, match="nobody"):
+        GUARDS.row("strike", [ACTING], BEFORE, nobody="TOY-TURN")
 
 
 def test_a_ruleset_installed_elsewhere_is_found_through_its_entry_point(tmp_path):

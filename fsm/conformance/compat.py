@@ -78,9 +78,8 @@ def blamed(outcome, doc) -> tuple:
     out: dict = {}
     for row in (*table.rows, *table.refusals):
         if row.step == data.get("do"):
-            for fn, rules in row.guards:
-                info = getattr(fn, "info", None)
-                if info is not None and reasons & {info.reason, info.gm_reason}:
+            for g, rules in row.guards:
+                if reasons & {g.reason, g.gm_reason}:
                     out.update(dict.fromkeys(rules))
     return tuple(out)
 

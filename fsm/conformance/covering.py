@@ -79,8 +79,8 @@ class WitnessObserver(AuditObserver):
         for k, (fn, _) in enumerate(guards):
             if fn(enc, st) is False:
                 if k + 1 < len(guards) and guards[k + 1][0](enc, st) is False:
-                    return ("precedence", rule.step, where, fn.__name__,
-                            guards[k + 1][0].__name__)
+                    return ("precedence", rule.step, where, fn.name,
+                            guards[k + 1][0].name)
                 return None
         return None
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine.frames import DONE
+from ..engine.rows import AFTER, rewrite
 from ..rulesets import RULESETS, common
 from .mutation import Mutant
 
@@ -29,33 +30,29 @@ class Kit:
 
     @staticmethod
     def swap_effect(rows, old, new):
-        return tuple(replace(r, effects=tuple(new if e is old else e for e in r.effects))
-                     for r in rows)
+        return rewrite(rows, effects=lambda r: (new if e is old else e for e in r.effects))
 
     @staticmethod
     def add_effect(rows, step, effect):
-        return tuple(replace(r, effects=r.effects + (effect,)) if r.step == step else r
-                     for r in rows)
+        return rewrite(rows, effects=lambda r: r.effects + (effect,),
+                       where=lambda r: r.step == step)
 
     @staticmethod
     def swap_guard(rows, old, new):
-        return tuple(replace(r, guards=tuple((new if fn is old else fn, rules)
-                                             for fn, rules in r.guards)) for r in rows)
+        return rewrite(rows, guard=lambda g: new if g is old else g)
 
     @staticmethod
-    def as_guard(fn, like):
-        fn.__name__ = like.__name__
-        fn.info = like.info
-        if getattr(like, "routing", False):
-            fn.routing = True
-        return fn
+    def as_guard(check, like):
+        """Guard ``like`` (its name, reasons and kind) deciding with ``check``."""
+        return like.checking(check)
 
     def answers_at_once(self, rows):
         """Answers pushed already resolved: an engine without a stack of answers."""
         answers = self.ruleset.answer_kinds
-        return tuple(replace(r, effects=tuple(push_resolved if e is common.push_frame else e
-                                              for e in r.effects), dest="window_reaction")
-                     if r.step in answers else r for r in rows)
+        pushed = rewrite(rows, effects=lambda r: (push_resolved if e is common.push_frame
+                                                  else e for e in r.effects),
+                         where=lambda r: r.step in answers)
+        return tuple(replace(r, dest=AFTER) if r.step in answers else r for r in pushed)
 
     def windows_survive_the_turn(self, rows):
         return self.swap_effect(rows, common.open_next_turn, keep_windows_past_the_turn)
@@ -133,11 +130,11 @@ def precedence_mistakes() -> list:
                     continue
                 for k in range(1, len(r.guards)):
                     first, second = r.guards[k - 1][0], r.guards[k][0]
-                    if not (first.info.reason and second.info.reason) or \
-                            first.info.reason == second.info.reason:
+                    if not (first.reason and second.reason) or \
+                            first.reason == second.reason:
                         continue
                     where = "row" if is_rows else "refused"
-                    key = (r.step, where, first.__name__, second.__name__)
+                    key = (r.step, where, first.name, second.name)
                     if key in seen or (observable is not None
                                        and key not in observable.get(name, ())):
                         continue
@@ -147,8 +144,8 @@ def precedence_mistakes() -> list:
                     changed = tuple(replace(x, guards=tuple(swapped)) if x is r else x
                                     for x in group)
                     new_rows, new_refusals = (changed, refusals) if is_rows else (rows, changed)
-                    out.append(Mutant(f"{name}:order-{r.step}-{where}:{second.__name__}"
-                                      f"-before-{first.__name__}", name,
-                                      f"{r.step}: {second.__name__} checked before "
-                                      f"{first.__name__}", new_rows, new_refusals))
+                    out.append(Mutant(f"{name}:order-{r.step}-{where}:{second.name}"
+                                      f"-before-{first.name}", name,
+                                      f"{r.step}: {second.name} checked before "
+                                      f"{first.name}", new_rows, new_refusals))
     return out

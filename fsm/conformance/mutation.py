@@ -13,9 +13,9 @@ Two families: ``guards`` (this module) and ``mistakes``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from ..engine.rows import MACHINE
+from ..engine.rows import MACHINE, rewrite
 from ..rulesets import RULESETS
 
 
@@ -34,34 +34,27 @@ class Mutant:
         return RULESETS[self.ruleset].with_table(self.rows, self.refusals)
 
 
-def forced_guard(fn, answer: bool):
-    """A stand-in for guard ``fn`` that always answers ``answer`` (same name,
-    info and routing flags, so the table and its checks see the same guard)."""
-    def mutant(enc, st):
-        return answer
-
-    mutant.__name__ = fn.__name__
-    mutant.info = fn.info
-    mutant.routing = getattr(fn, "routing", False)
-    mutant.structural = getattr(fn, "structural", False)
-    return mutant
-
-
 def replace_guard(rows, name, make):
-    """``rows`` with every guard named ``name`` replaced by ``make(guard)``."""
-    return tuple(replace(r, guards=tuple((make(fn) if fn.__name__ == name else fn, rules)
-                                         for fn, rules in r.guards))
-                 for r in rows)
+    """``rows`` with every guard named ``name`` replaced by ``make(guard)``
+    (made once per guard value, so the table still holds one guard of that name)."""
+    made: dict = {}
+
+    def swap(g):
+        if g.name != name:
+            return g
+        if g not in made:
+            made[g] = make(g)
+        return made[g]
+    return rewrite(rows, guard=swap)
 
 
 def with_guard_forced(rows, name, answer=True):
     """``rows`` with the guard named ``name`` always answering ``answer``."""
-    return replace_guard(rows, name, lambda fn: forced_guard(fn, answer))
+    return replace_guard(rows, name, lambda g: g.answering(answer))
 
 
 def _without_effect(rows, effect):
-    return tuple(replace(r, effects=tuple(e for e in r.effects if e is not effect))
-                 for r in rows)
+    return rewrite(rows, effects=lambda r: (e for e in r.effects if e is not effect))
 
 
 def _timing_guards(rows) -> list:
@@ -70,9 +63,9 @@ def _timing_guards(rows) -> list:
     names: dict = {}
     for r in rows:
         if r.by == MACHINE:
-            for fn, _ in r.guards:
-                if getattr(fn, "routing", False) and not getattr(fn, "structural", False):
-                    names.setdefault(fn.__name__, fn)
+            for g, _ in r.guards:
+                if g.routing and not g.structural:
+                    names.setdefault(g.name, g)
     return list(names)
 
 
@@ -109,7 +102,7 @@ def mutants() -> list[Mutant]:
 
 def _is_routing(rows, refusals, name) -> bool:
     for r in (*rows, *refusals):
-        for fn, _ in r.guards:
-            if fn.__name__ == name:
-                return getattr(fn, "routing", False)
+        for g, _ in r.guards:
+            if g.name == name:
+                return g.routing
     return False

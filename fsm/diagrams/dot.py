@@ -123,7 +123,7 @@ def _step_line(row, count_ink=RULE_INK, taken=()) -> str:
     if taken:
         name = f'<FONT COLOR="{PATH_INK}">{name}</FONT>'
     if row.by == MACHINE:
-        guards = " ".join(fn.__name__ for fn, _ in row.guards)
+        guards = " ".join(g.name for g, _ in row.guards)
         text = f"{name} if {_esc(guards)}" if guards else name
     else:
         text = f"<B>{name}</B>"
@@ -151,7 +151,7 @@ def _card_label(group) -> str:
                      f'{_own_rules(row)}</TD></TR>')
         for fn, rules in row.guards:
             cells.append(
-                f'<TR><TD ALIGN="LEFT">   {_esc(fn.__name__)}</TD>'
+                f'<TR><TD ALIGN="LEFT">   {_esc(fn.name)}</TD>'
                 f'<TD ALIGN="LEFT"><FONT COLOR="{RULE_INK}">{_esc(", ".join(rules))}'
                 f'</FONT></TD></TR>')
     return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'

@@ -75,7 +75,7 @@ def _mermaid_styles() -> list:
 
 def _mermaid_step(row, taken=()) -> str:
     if row.by == MACHINE:
-        guards = " ".join(fn.__name__ for fn, _ in row.guards)
+        guards = " ".join(g.name for g, _ in row.guards)
         text = f"(machine) {row.step}" + (f" if {guards}" if guards else "")
     else:
         count = guard_count(row)

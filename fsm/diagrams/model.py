@@ -119,8 +119,8 @@ def group_rows(indexed_rows) -> list:
             for n, ((tail, dest, by), rows) in enumerate(groups.items(), 1)]
 
 
-def guard_label(fn, rules) -> str:
-    return f"{fn.__name__} ({', '.join(rules)})" if rules else fn.__name__
+def guard_label(g, rules) -> str:
+    return f"{g.name} ({', '.join(rules)})" if rules else g.name
 
 
 def steps_text(taken) -> str:

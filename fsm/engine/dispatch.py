@@ -27,18 +27,18 @@ logging.getLogger("transitions").setLevel(logging.WARNING)
 def _condition(guards):
     """One ``transitions`` condition for all of a row's guards, judged in order
     up to the first that fails (one callback instead of one per guard)."""
-    checks = tuple((fn, rules, getattr(fn, "routing", False)) for fn, rules in guards)
+    checks = tuple(guards)
 
     def condition(event):
         enc, st = event.model, event.kwargs["step"]
         if enc.explaining:          # the reason of an allowed step is its row's
-            enc.passed.clear()
-        for fn, rules, is_routing in checks:
-            if not judge(enc, st, fn, rules, is_routing):
+            st.outcomes.passed.clear()
+        for g, rules in checks:
+            if not judge(enc, st, g, rules):
                 return False
         return True
 
-    condition.__name__ = " and ".join(fn.__name__ for fn, _ in guards) or "always"
+    condition.__name__ = " and ".join(g.name for g, _ in guards) or "always"
     return condition
 
 
@@ -85,14 +85,13 @@ class TransitionsDispatch:
 
 
 def _lean_index(ruleset) -> dict:
-    """(phase, trigger) -> ((dest, ((guard, rules, routing), ...), effects), ...)."""
+    """(phase, trigger) -> ((dest, ((guard, rules), ...), effects), ...)."""
     index = _LEAN.get(ruleset)
     if index is None:
         index = {}
         for pair, rows in ruleset.table.by_pair.items():
             index[pair] = tuple(
-                (r.dest, tuple((fn, rules, getattr(fn, "routing", False))
-                               for fn, rules in r.guards), r.effects)
+                (r.dest, r.guards, r.effects)
                 for r in rows)
         _LEAN[ruleset] = index
     return index
@@ -113,9 +112,9 @@ class LeanDispatch:
             raise MachineError(f"Can't trigger event {trigger} from state {enc.state}!")
         for dest, guards, effects in rows:
             if enc.explaining:
-                enc.passed.clear()
-            for fn, rules, is_routing in guards:
-                if not judge(enc, step, fn, rules, is_routing):
+                step.outcomes.passed.clear()
+            for g, rules in guards:
+                if not judge(enc, step, g, rules):
                     break
             else:
                 enc.state = dest

@@ -27,6 +27,7 @@ from . import query, setup, state as S
 from .dispatch import DISPATCHERS
 from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
 from .frames import Frame, Journal
+from .guard import Outcomes
 from .rows import AFTER, PHASE_END, PHASE_START
 from .steps import MOMENTS, fields_of, parse
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
@@ -65,9 +66,7 @@ class Encounter:
         self.uses: dict = {}
         self.log: list[dict] = []
         self.steps_seen = 0
-        self._failures: list = []
-        self._gm_hits: list = []
-        self.explaining, self.passed = False, []   # replay sets it: Verdict.because
+        self.explaining = False   # replay sets it: Verdict.because
         self._fields = fields_of(rs)
         self.observer = observer
         self.fighters[self.order[0]].turns_started = 1
@@ -295,8 +294,7 @@ class Encounter:
         raise TableGap(f"the machine rows did not settle before {st.kind} in {self.state}")
 
     def _decide(self, st, snap) -> Verdict:
-        self._failures.clear()
-        self._gm_hits.clear()
+        st.outcomes = Outcomes()
         observer, source = self.observer, self.state
         table = self.ruleset.table
         refusal = table.refuse_pair.get((source, st.trigger))
@@ -324,36 +322,36 @@ class Encounter:
                 self.restore(snap)
             raise TableGap(f"no row decides {st.kind} in phase {self.state}")
         if self._dispatch.fire(self, st.trigger, st):
-            if self._gm_hits:
-                fn, rules = self._gm_hits[0]
+            if st.outcomes.gm:
+                g, rules = st.outcomes.gm[0]
                 if st.ruling == "deny":
                     self.restore(snap)
-                return self._verdict(st, GM_VERDICT, fn, rules, fn.info.gm_reason)
+                return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
-                           because=tuple(self.passed) if self.explaining else None)
+                           because=tuple(st.outcomes.passed) if self.explaining
+                           else None)
         if snap is not None:
             self.restore(snap)
-        if not self._failures:
+        if not st.outcomes.failed:
             raise TableGap(f"{st.kind} in phase {self.state}: every row refused it "
                            f"without a reason")
-        fn, rules = self._failures[0]
-        return self._verdict(st, REJECTED, fn, rules, fn.info.reason)
+        g, rules = st.outcomes.failed[0]
+        return self._verdict(st, REJECTED, g, rules, g.reason)
 
     def _refuse(self, st, refusal) -> Verdict:
-        for fn, rules in refusal.guards:
-            if fn(self, st) is not True:
-                return self._verdict(st, REJECTED, fn, rules, fn.info.reason)
+        for g, rules in refusal.guards:
+            if g.check(self, st) is not True:
+                return self._verdict(st, REJECTED, g, rules, g.reason)
         raise TableGap(f"{st.kind} by {st.actor} in phase {self.state}: a refusal row "
                        f"applies but none of its guards fails")
 
-    def _verdict(self, st, verdict, fn, rules, reason) -> Verdict:
-        info = fn.info
-        seen = info.seen(self, st) if info.seen else {}
+    def _verdict(self, st, verdict, g, rules, reason) -> Verdict:
+        seen = g.seen(self, st) if g.seen else {}
         try:
-            says = info.says.format(**seen)
+            says = g.says.format(**seen)
         except (KeyError, IndexError):
-            says = info.says
-        return Verdict(st.index, verdict, reason, rules, guard=info.name, seen=seen,
+            says = g.says
+        return Verdict(st.index, verdict, reason, rules, guard=g.name, seen=seen,
                        says=says, notes=self._notes(st) if verdict == GM_VERDICT else ())
 
     def _notes(self, st) -> tuple:

@@ -3,96 +3,114 @@
 A guard reads the encounter and the step and answers ``True`` (the limit
 holds), ``False`` (the step breaks it) or :data:`GM` (the text leaves the
 decision to the game master and no option settles it). Guards never change
-anything. Each carries the stable reason code reported when it fails and a
-one-line explanation; the rule ids it enforces are attached per row of the
-table, since one guard (say, "on your own turn") serves several rules.
+anything. Each is a :class:`Guard` value: its name, the stable reason code
+reported when it fails, a one-line explanation, and whether it decides a
+rule limit or only the machine's own timing. The rule ids it enforces are
+attached per row of the table, since one guard (say, "on your own turn")
+serves several rules.
 
-Three kinds, all registered by name in :data:`GUARDS` so that a table row
-can name them: rule limits (:func:`guard`), timing decisions of the
-machine's own rows (:func:`timing`: a ``False`` refuses nothing), and the
-routing of those rows to the phase beneath (:func:`routing`).
+Three kinds: rule limits (:func:`guard`), timing decisions of the machine's
+own rows (:func:`timing`: a ``False`` refuses nothing), and the routing of
+those rows to the phase beneath (:func:`routing`, *structural*: it picks a
+destination and decides nothing). A guard belongs to no global registry: a
+table's rows hold the values themselves, and a ruleset's rows name theirs
+through a :class:`fsm.engine.rows.Guards` book of its own.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Callable
+
 GM = "gm"  # a guard's answer when the rules leave the step to the GM
 
 
-class GuardInfo:
-    __slots__ = ("name", "reason", "gm_reason", "says", "seen", "ok")
-
-    def __init__(self, name, reason, gm_reason, says, seen, ok=None):
-        self.name = name
-        self.reason = reason
-        self.gm_reason = gm_reason
-        self.says = says
-        self.seen = seen
-        self.ok = ok              # what the limit saw when it let the step through
-
-
-GUARDS: dict[str, object] = {}
-
-
-def _register(fn, info, routing=False, structural=False):
-    taken = GUARDS.get(fn.__name__)
-    if taken is not None and (taken.__module__, taken.__qualname__) != \
-            (fn.__module__, fn.__qualname__):
-        # rows name their guards: a second guard of one name would silently
-        # replace the first in every table built afterwards
-        raise ValueError(f"a guard named {fn.__name__!r} exists already "
-                         f"({taken.__module__}); give this one another name")
-    fn.info = info
-    if routing:
-        fn.routing = True
-    if structural:
-        fn.structural = True
-    GUARDS[fn.__name__] = fn
-    return fn
-
-
-def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None):
-    """Register a rule limit with its reason code and a one-line explanation.
+@dataclass(frozen=True, eq=False)
+class Guard:
+    """A guard: ``check(enc, step)`` and what is reported about it.
 
     ``says`` (why it refused) and ``ok`` (what it saw when it let the step
     through, for the reason of an allowed verdict) are formatted with the
-    values returned by ``seen(enc, step)``.
+    values returned by ``seen(enc, step)``. Two guards are the same guard
+    only if they are the same value (a mutant with the same name is another).
     """
-    return lambda fn: _register(fn, GuardInfo(fn.__name__, reason, gm, says, seen, ok))
+
+    name: str
+    check: Callable
+    reason: str | None = None     # the reason code of a refusal
+    gm_reason: str | None = None  # the reason code when it leaves the step to the GM
+    says: str = ""
+    seen: Callable | None = None
+    ok: str | None = None
+    routing: bool = False         # a machine row's decision: a False refuses nothing
+    structural: bool = False      # only picks a machine row's destination
+
+    def __call__(self, enc, st):
+        return self.check(enc, st)
+
+    def checking(self, check: Callable) -> "Guard":
+        """The same guard (name, reasons, kind) deciding with ``check``."""
+        return replace(self, check=check)
+
+    def answering(self, answer) -> "Guard":
+        """The same guard always answering ``answer``."""
+        return replace(self, check=lambda enc, st: answer)
+
+    def __repr__(self) -> str:
+        return f"<guard {self.name}>"
+
+
+class Outcomes:
+    """What the guards of a step's rows said, in the order they said it: the
+    checks that failed and those that left it to the GM (each with the rule
+    ids of its row), and what the limits saw when they let it through."""
+
+    __slots__ = ("failed", "gm", "passed")
+
+    def __init__(self):
+        self.failed: list = []
+        self.gm: list = []
+        self.passed: list = []
+
+
+def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None):
+    """A rule limit with its reason code and a one-line explanation."""
+    return lambda fn: Guard(fn.__name__, fn, reason, gm, says, seen, ok)
 
 
 def timing(says: str):
-    """Register a timing decision of a machine row (spec/TIMING.md)."""
-    return lambda fn: _register(fn, GuardInfo(fn.__name__, None, None, says, None),
-                                routing=True)
+    """A timing decision of a machine row (spec/TIMING.md)."""
+    return lambda fn: Guard(fn.__name__, fn, says=says, routing=True)
 
 
-def routing(fn):
-    """Register a guard that only picks a machine row's destination."""
-    return _register(fn, GuardInfo(fn.__name__, None, None, "", None), routing=True,
-                     structural=True)
+def routing(fn) -> Guard:
+    """A guard that only picks a machine row's destination."""
+    return Guard(fn.__name__, fn, routing=True, structural=True)
 
 
-def _ok_words(enc, st, info) -> str:
+def _ok_words(enc, st, g: Guard) -> str:
     """What a limit saw when it let the step through, in words."""
-    seen = info.seen(enc, st) if info.seen is not None else {}
-    return info.ok.format_map({"actor": st.actor, **seen})
+    seen = g.seen(enc, st) if g.seen is not None else {}
+    return g.ok.format_map({"actor": st.actor, **seen})
 
 
-def judge(enc, st, fn, rules, is_routing) -> bool:
-    """Whether guard ``fn`` lets the row fire, as every dispatcher takes it: a
+def judge(enc, st, g: Guard, rules) -> bool:
+    """Whether guard ``g`` lets the row fire, as every dispatcher takes it: a
     ``gm`` answer is noted and the checks after it still apply, whatever the
     step's ruling (the encounter undoes a denied step once they all passed); a
-    failure is noted as a reason unless the guard only routes between rows."""
-    answer = fn(enc, st)
+    failure is noted as a reason unless the guard only routes between rows.
+    What is noted goes to the step's own record (:class:`Outcomes`), since a
+    ``transitions`` condition can only answer yes or no."""
+    answer = g.check(enc, st)
     if answer is True:
-        if enc.explaining and fn.info.ok:
-            words = _ok_words(enc, st, fn.info)
+        if enc.explaining and g.ok:
+            words = _ok_words(enc, st, g)
             if words:                 # a limit that did not apply to this step says nothing
-                enc.passed.append(words)
+                st.outcomes.passed.append(words)
         return True
     if answer == GM:
-        enc._gm_hits.append((fn, rules))
+        st.outcomes.gm.append((g, rules))
         return True
-    if not is_routing:
-        enc._failures.append((fn, rules))
+    if not g.routing:
+        st.outcomes.failed.append((g, rules))
     return False

@@ -1,7 +1,8 @@
 """The table's values: phases, rows, refusals, and the index the engine reads.
 
 A ruleset's table is a tuple of :class:`Row` and a tuple of :class:`Refusal`.
-A row says which step, from which phases, to which phase, under which
+Rows are written through a :class:`Guards` book, which names the guards a
+ruleset may use; the rows then hold the guard values themselves. A row says which step, from which phases, to which phase, under which
 guards (each with the rule ids it enforces on that row), and which effects
 run once the guards pass. A refusal lists phases where a step can never be
 allowed and the guards that say why, so that every (phase, step) pair is
@@ -19,9 +20,11 @@ Phases (the machine's states) are those of the top frame of the stack::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import ModuleType
 
-from .guard import GUARDS
+from ..errors import TableError
+from .guard import Guard
 
 PHASE_START = "turn_start"     # a phase of the machine (frames.TURN_START is a kind of frame)
 ACTING = "turn_acting"
@@ -88,17 +91,77 @@ def _ids(rules) -> tuple:
     return (rules,) if isinstance(rules, str) else tuple(rules)
 
 
-def _guards(named: dict) -> tuple:
-    return tuple((GUARDS[name], _ids(rules)) for name, rules in named.items())
+class Guards:
+    """The guards one ruleset's rows may name: the :class:`Guard` values of the
+    given modules (or the values themselves), by name. Two different guards of
+    one name are an error here, when the book is made, never a silent
+    replacement; another ruleset's book is not touched."""
+
+    def __init__(self, *sources):
+        self.by_name: dict[str, Guard] = {}
+        for source in sources:
+            values = vars(source).values() if isinstance(source, ModuleType) else [source]
+            for g in values:
+                if isinstance(g, Guard):
+                    self.add(g)
+
+    def add(self, g: Guard) -> Guard:
+        taken = self.by_name.setdefault(g.name, g)
+        if taken is not g:
+            raise TableError(f"two guards are named {g.name!r} in one table; "
+                             f"give one of them another name")
+        return g
+
+    def _named(self, named: dict) -> tuple:
+        try:
+            return tuple((self.by_name[name], _ids(rules)) for name, rules in named.items())
+        except KeyError as exc:
+            raise TableError(f"no guard named {exc.args[0]!r} in this table's book") from None
+
+    def row(self, step, sources, dest, *effects, rules=(), by=PLAYER, **guards) -> Row:
+        """A row; guards are given by name, each with the rule ids it enforces here."""
+        return Row(step, tuple(sources), dest, self._named(guards), tuple(effects),
+                   _ids(rules), by)
+
+    def refuse(self, step, sources, rules=(), **guards) -> Refusal:
+        return Refusal(step, tuple(sources), self._named(guards), _ids(rules))
 
 
-def row(step, sources, dest, *effects, rules=(), by=PLAYER, **guards) -> Row:
-    """A row; guards are given by name, each with the rule ids it enforces here."""
-    return Row(step, tuple(sources), dest, _guards(guards), tuple(effects), _ids(rules), by)
+def rewrite(rows, *, guard=None, effects=None, where=None) -> tuple:
+    """``rows`` (or refusals) changed in one way, the only way the mutation
+    kits change a table: each guard mapped by ``guard(g)``, each effects
+    tuple by ``effects(row)``, on the rows ``where(row)`` holds (all by
+    default). A row nothing changes is the same value."""
+    out = []
+    for r in rows:
+        if where is None or where(r):
+            if guard is not None:
+                guards = tuple((guard(g), rules) for g, rules in r.guards)
+                if any(a is not b for (a, _), (b, _) in zip(guards, r.guards)):
+                    r = replace(r, guards=guards)
+            if effects is not None and isinstance(r, Row):
+                new = tuple(effects(r))
+                if new != r.effects:
+                    r = replace(r, effects=new)
+        out.append(r)
+    return tuple(out)
 
 
-def refuse(step, sources, rules=(), **guards) -> Refusal:
-    return Refusal(step, tuple(sources), _guards(guards), _ids(rules))
+def guards_of(rows, refusals) -> dict:
+    """The guards a table's rows and refusals hold, by name (first of each name)."""
+    out: dict[str, Guard] = {}
+    for r in (*rows, *refusals):
+        for g, _ in r.guards:
+            out.setdefault(g.name, g)
+    return out
+
+
+def check_names(rows, refusals) -> None:
+    """Raise :class:`TableError` if two different guards of a table share a name."""
+    book = Guards()
+    for r in (*rows, *refusals):
+        for g, _ in r.guards:
+            book.add(g)
 
 
 class Table:
@@ -121,5 +184,7 @@ class Table:
         self.machine_triggers = tuple(s.replace("-", "_") for s in self.machine_steps)
         self.kinds = frozenset(self.player_steps)
 
+        self.guards = guards_of(self.rows, self.refusals)
+
     def guard_names(self) -> set:
-        return {fn.__name__ for r in (*self.rows, *self.refusals) for fn, _ in r.guards}
+        return set(self.guards)

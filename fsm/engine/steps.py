@@ -9,6 +9,7 @@ import re
 from ..errors import StepError
 from . import scene
 from .frames import TURN_END
+from .guard import Outcomes
 from .scene import ATTACK_KINDS, FORCED_KINDS
 
 MOMENTS = ("turn-start", "turn-end")
@@ -69,7 +70,7 @@ class Step:
     __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "parts", "moving",
                  "provokes", "labels", "on", "cost", "name", "fid", "ruling", "text",
                  "responding", "path", "shift", "attack", "targets", "provokes_stated",
-                 "next_turn", "forced", "flags")
+                 "next_turn", "forced", "flags", "outcomes")
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -97,6 +98,7 @@ class Step:
         self.next_turn = False     # it answers the turn-start moment of the turn to come
         self.forced = None         # an event's path that is no movement of its own
         self.flags = frozenset()   # the step spec's true/false fields given as true
+        self.outcomes = Outcomes()  # what its guards said (fsm.engine.guard.judge)
 
 
 def makes_frame(ruleset, kind: str) -> bool:

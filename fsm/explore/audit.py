@@ -50,10 +50,10 @@ class AuditObserver:
         firing, timed = 0, False
         for r in enc.rows_for(enc.state, trigger):
             passes = timing = True
-            for fn, _ in r.guards:
-                if fn(enc, st) is not True:
+            for g, _ in r.guards:
+                if g.check(enc, st) is not True:
                     passes = False
-                    if not getattr(fn, "structural", False):
+                    if not g.structural:
                         timing = False
                         break
             firing += passes

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..engine.rows import Table
+from ..engine.rows import Table, check_names
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,9 @@ RULESETS: dict[str, Ruleset] = {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:
+    """Add ``ruleset`` under its name, once its table is shown to be one
+    (:func:`fsm.engine.rows.check_names`: one guard per name)."""
+    check_names(ruleset.rows, ruleset.refusals)
     RULESETS[ruleset.name] = ruleset
     return ruleset
 

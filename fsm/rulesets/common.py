@@ -1,17 +1,16 @@
 """What every ruleset shares: the turn, the triggers and the stack.
 
 Guards of the order of play and of trigger windows, the timing guards of
-the machine's own rows, the effects that move the stack and the turn, and
-the rows built from them (spec/TIMING.md names each clause beside the rows
-that implement it). A ruleset module adds its own rows, budgets and limits.
+the machine's own rows, and the effects that move the stack and the turn
+(spec/TIMING.md names each clause beside the rows that implement it); the
+rows built from them are in :mod:`fsm.rulesets.shared`. A ruleset module
+adds its own rows, budgets and limits.
 """
 
 from __future__ import annotations
 
 from ..engine.frames import DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame
 from ..engine.guard import guard, routing, timing
-from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, PLAYER,
-                           STATES, Refusal, Row, refuse, row)
 
 # -- what guards see, for explanations -----------------------------------------------
 
@@ -334,57 +333,3 @@ def open_next_turn(enc, st):
     enc.push(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
                    turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn starts")
-
-
-# -- rows every ruleset has ------------------------------------------------------------
-
-def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_effects=(),
-               keep=(), resolve_rules=(), event=(), event_rules=()) -> list:
-    """The stack moves a player declares (T-STACK-MOVES), events (T-EVENT) and
-    the machine rows that settle the stack before each step (T-LEAVE,
-    T-TURN-START). ``resolve``: effects after a part resolves, and
-    ``resolve_rules`` the rule ids those effects implement beside ``stack``;
-    ``event``: effects after an event is put on the stack, implementing
-    ``event_rules`` beside ``trigger``;
-    ``keep``: rows to try before a finished frame leaves (T-CUT-IN)."""
-    return [
-        row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=(stack, *resolve_rules),
-            actor_on_top=stack),
-        row("continue", [AFTER], BEFORE, next_part, *next_part_effects, rules=stack,
-            actor_on_top=stack),
-        refuse("resolve", [AFTER], actor_on_top=stack, part_pending=stack),
-        refuse("continue", [BEFORE], actor_on_top=stack, part_resolved=stack),
-        *(refuse(kind, [ACTING, PHASE_START, PHASE_END], something_pending=stack)
-          for kind in ("resolve", "continue")),
-        row("event", STATES, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
-        *keep,
-        *(row("close", [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
-              **{parent: ()})
-          for dest, parent in ((ACTING, "parent_is_turn"), (BEFORE, "parent_pending"),
-                               (AFTER, "parent_resolved"), (PHASE_START, "parent_turn_start"),
-                               (PHASE_END, "parent_turn_end"))),
-        row("close", [PHASE_START], ACTING, pop_frame, by=MACHINE, rules=moments,
-            turn_start_passes=moments),
-    ]
-
-
-def next_turn_row(refresh, moments: str, rules) -> Row:
-    """T-NEXT-TURN: the machine starts the next turn, and ``refresh`` gives its
-    owner back what the ruleset gives at the start of a turn."""
-    return row("next-turn", [PHASE_END], PHASE_START, open_next_turn, refresh, by=MACHINE,
-               rules=rules, turn_end_passes=moments)
-
-
-def nothing_to_answer(rows) -> list:
-    """T-ANSWER: in turn_acting the stack is empty and nothing is kept open, so
-    an answer is refused there by the first checks of its own row."""
-    return [Refusal(r.step, (ACTING,), r.guards[:2]) for r in rows
-            if isinstance(r, Row) and r.by == PLAYER and r.guards
-            and r.guards[0][0] is has_trigger]
-
-
-def split(entries) -> tuple:
-    """(rows, refusals) of a list that mixes them."""
-    return (tuple(e for e in entries if isinstance(e, Row)),
-            tuple(e for e in entries if isinstance(e, Refusal)))
-

@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagrams import Picture, render, title_of
-from ..engine.guard import GUARDS
 from ..io.scenario import load
 from ..report import Citations
 from ..rulesets import RULESETS
@@ -185,15 +184,14 @@ def _reference() -> str:
     used: dict = {}
     for name, rs in RULESETS.items():
         for r in (*rs.rows, *rs.refusals):
-            for fn, rules in r.guards:
-                used.setdefault(fn.__name__, set()).update(rules)
+            for g, rules in r.guards:
+                used.setdefault((g.name, g.reason, g.gm_reason, g.says), set()).update(rules)
     rows = []
-    for name in sorted(used):
-        info = GUARDS[name].info
-        for code in (info.reason, info.gm_reason):
+    for (name, reason, gm_reason, says), rules in sorted(used.items()):
+        for code in (reason, gm_reason):
             if code:
                 rows.append((f"<code>{esc(code)}</code>", f"<code>{esc(name)}</code>",
-                             esc(info.says), " ".join(rule_link(r) for r in sorted(used[name]))))
+                             esc(says), " ".join(rule_link(r) for r in sorted(rules))))
     parts = ["<h2>Reason codes</h2>",
              table(("reason", "guard", "what it says", "rules"), sorted(rows))]
     for name, rs in RULESETS.items():

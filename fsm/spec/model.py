@@ -220,7 +220,7 @@ def table_links(ruleset: str) -> dict:
             for rid in rules:
                 t, g = links.setdefault(rid, (set(), set()))
                 t.add(r.step)
-                g.add(fn.__name__)
+                g.add(fn.name)
     return links
 
 

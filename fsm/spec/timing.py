@@ -56,8 +56,8 @@ def table_names() -> dict:
     for rs in RULESETS.values():
         for r in (*rs.rows, *rs.refusals):
             names.setdefault(r.step, "step")
-            for fn, _ in r.guards:
-                names.setdefault(fn.__name__, "guard")
+            for g, _ in r.guards:
+                names.setdefault(g.name, "guard")
             for fn in getattr(r, "effects", ()):
                 names.setdefault(fn.__name__, "effect")
     return names
@@ -73,7 +73,7 @@ def timing_names() -> set:
         for r in rs.rows:
             if r.by == MACHINE:
                 wanted.add(r.step)
-                wanted.update(fn.__name__ for fn, _ in r.guards)
+                wanted.update(g.name for g, _ in r.guards)
                 wanted.update(fn.__name__ for fn in r.effects)
             wanted.update(fn.__name__ for fn in r.effects if fn.__name__ in window_effects)
     return wanted
@@ -115,17 +115,16 @@ def check(text: str, known_ids: set, precedence_text: str | None) -> list[str]:
 
 # -- the precedence table -----------------------------------------------------------
 
-def _check_words(fn, rules) -> str:
+def _check_words(g, rules) -> str:
     """One check: its name, the reason it gives, the rule ids its verdict cites."""
-    info = fn.info
-    if info.reason and info.gm_reason:
-        words = f"`{fn.__name__}` → `{info.reason}` (or `{info.gm_reason}`)"
-    elif info.reason:
-        words = f"`{fn.__name__}` → `{info.reason}`"
-    elif info.gm_reason:
-        words = f"`{fn.__name__}` → `{info.gm_reason}`"
+    if g.reason and g.gm_reason:
+        words = f"`{g.name}` → `{g.reason}` (or `{g.gm_reason}`)"
+    elif g.reason:
+        words = f"`{g.name}` → `{g.reason}`"
+    elif g.gm_reason:
+        words = f"`{g.name}` → `{g.gm_reason}`"
     else:
-        words = f"`{fn.__name__}`"
+        words = f"`{g.name}`"
     return f"{words} [{', '.join(rules)}]" if rules else words
 
 

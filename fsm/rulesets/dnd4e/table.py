@@ -5,10 +5,15 @@ them. Rows shared with every ruleset come from ``common``."""
 from __future__ import annotations
 
 from ...engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, STATES,
-                            TRIGGERED, refuse, row)
+                            TRIGGERED)
 from .. import common as c
+from .. import shared
 from . import limits as fx
 from . import scene as sc
+
+# the guards this table's rows may name: the shared ones and this ruleset's own
+GUARDS = shared.book(fx, sc)
+row, refuse = GUARDS.row, GUARDS.refuse
 
 _OPEN = dict(has_trigger="4E-TRIGGER", trigger_still_open="4E-STACK",
              nothing_unresolved_above="4E-STACK")
@@ -90,18 +95,18 @@ _ENTRIES = [
     row("keep-open", [AFTER], AFTER, fx.keep_window, by=MACHINE,
         rules="4E-REACTION-NEXT", not_kept=(),
         window_survives=("4E-REACTION-NEXT", "4E-REACTION-WINDOW")),
-    *c.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
+    *shared.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
                   resolve=(fx.interrupt_takes_hold, sc.scene_makes_lost, fx.ready_takes_hold,
                            fx.readied_moves_initiative, fx.owner_moves_on),
                   next_part_effects=(fx.close_part_window_if_strict,),
                   resolve_rules=("4E-SCENE-LOSS",)),
-    c.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",
+    shared.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",
                     ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
 ]
 
-ROWS, _REFUSED = c.split(_ENTRIES)
+ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
-    *c.nothing_to_answer(ROWS),
+    *shared.nothing_to_answer(ROWS, fx.ANSWERS),
     *(refuse(kind, TRIGGERED, own_turn=rule, no_action_pending="4E-ONE-AT-A-TIME")
       for kind, rule in (("standard", "4E-STANDARD-OWN-TURN"), ("move", "4E-MOVE"),
                          ("minor", "4E-MINOR"), ("ready", "4E-READY-COST"))),

@@ -4,10 +4,8 @@ mutants that measure the conformance suite."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-
 from ...engine.frames import DONE
+from ...engine.rows import rewrite
 from .. import Explore
 from . import limits as fx
 from .limits import INTERRUPTING, opportunity_left
@@ -166,24 +164,15 @@ explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fi
 # -- mutants ----------------------------------------------------------------------------
 
 def _swap_guard(rows, step, old, new):
-    out = []
-    for r in rows:
-        if r.step == step:
-            r = replace(r, guards=tuple((new if fn.__name__ == old else fn, rules)
-                                        for fn, rules in r.guards))
-        out.append(r)
-    return tuple(out)
+    return rewrite(rows, guard=lambda g: new if g.name == old else g,
+                   where=lambda r: r.step == step)
 
 
 def _move_effect(rows, effect, from_step, to_step):
-    out = []
-    for r in rows:
-        if r.step == from_step:
-            r = replace(r, effects=tuple(e for e in r.effects if e is not effect))
-        elif r.step == to_step:
-            r = replace(r, effects=r.effects + (effect,))
-        out.append(r)
-    return tuple(out)
+    rows = rewrite(rows, effects=lambda r: (e for e in r.effects if e is not effect),
+                   where=lambda r: r.step == from_step)
+    return rewrite(rows, effects=lambda r: r.effects + (effect,),
+                   where=lambda r: r.step == to_step)
 
 
 def mutants(rows, refusals) -> list:

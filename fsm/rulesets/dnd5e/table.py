@@ -4,11 +4,15 @@ them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED,
-                            refuse, row)
+from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED)
 from .. import common as c
+from .. import shared
 from . import limits as fx
 from . import scene as sc
+
+# the guards this table's rows may name: the shared ones and this ruleset's own
+GUARDS = shared.book(fx, sc)
+row, refuse = GUARDS.row, GUARDS.refuse
 
 _TURN = dict(own_turn="5E-OWN-TURN", no_action_pending="5E-ONE-AT-A-TIME")
 _ACTION = dict(**_TURN, able_to_act="5E-INCAPACITATED", action_left="5E-ACTION")
@@ -73,16 +77,16 @@ _ENTRIES = [
     row("end-turn", [ACTING], PHASE_END, c.close_turn, rules="5E-INITIATIVE",
         own_turn="5E-OWN-TURN"),
     # an event may break its actor's Concentration (a readied spell dissipates)
-    *c.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
+    *shared.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
                   next_part_effects=(c.close_part_window,), resolve_rules=("5E-CONTINUE-TURN",),
                   event=(fx.break_concentration,), event_rules=("5E-READY-SPELL",)),
-    c.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
+    shared.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
                     ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
 ]
 
-ROWS, _REFUSED = c.split(_ENTRIES)
+ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
-    *c.nothing_to_answer(ROWS),
+    *shared.nothing_to_answer(ROWS, fx.ANSWERS),
     *(refuse(kind, TRIGGERED, **_TURN) for kind in ("action", "dash", "disengage", "ready",
                                                      "bonus")),
     refuse("end-turn", TRIGGERED, **_TURN),

@@ -4,9 +4,8 @@ mutants that measure the conformance suite."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...engine.frames import DISRUPTED
+from ...engine.rows import rewrite
 from .. import Explore
 from .. import common as c
 from . import limits as fx
@@ -144,13 +143,10 @@ def reaction_back_at_turn_end(enc, st):
 
 def mutants(rows, refusals) -> list:
     """Timing choices of this ruleset flipped: (id, description, rows, refusals)."""
-    moved = []
-    for r in rows:
-        if r.step == "end-turn":
-            r = replace(r, effects=(reaction_back_at_turn_end,) + r.effects)
-        moved.append(r)
+    moved = rewrite(rows, effects=lambda r: (reaction_back_at_turn_end,) + r.effects,
+                    where=lambda r: r.step == "end-turn")
     return [("reaction-back-at-turn-end", "the Reaction also comes back at the end of your "
-             "turn, not only at its start", tuple(moved), refusals)]
+             "turn, not only at its start", moved, refusals)]
 
 
 def reaction_back_every_turn(enc, st):

@@ -4,10 +4,14 @@ tries them. Rows shared with every ruleset come from ``common``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED,
-                            refuse, row)
+from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED)
 from .. import common as c
+from .. import shared
 from . import limits as fx
+
+# the guards this table's rows may name: the shared ones and this ruleset's own
+GUARDS = shared.book(fx)
+row, refuse = GUARDS.row, GUARDS.refuse
 
 _RESPONSE = dict(has_trigger="PF2-TRIGGER", trigger_still_open="PF2-STACK",
                  nothing_unresolved_above="PF2-STACK")
@@ -50,15 +54,15 @@ _ENTRIES = [
     # The turn: actions and the reaction come back at the start of your turn
     row("end-turn", [ACTING], PHASE_END, c.close_turn,
         rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
-    *c.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
+    *shared.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
                   next_part_effects=(c.close_part_window,)),
-    c.next_turn_row(fx.refresh_budgets, "PF2-TURN-MOMENTS",
+    shared.next_turn_row(fx.refresh_budgets, "PF2-TURN-MOMENTS",
                     ("PF2-THREE-ACTIONS", "PF2-REACTION-ONE", "PF2-TURN-TRIGGERS")),
 ]
 
-ROWS, _REFUSED = c.split(_ENTRIES)
+ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
-    *c.nothing_to_answer(ROWS),
+    *shared.nothing_to_answer(ROWS, fx.ANSWERS),
     *(refuse(kind, TRIGGERED, own_turn=rule, no_action_pending="PF2-SEQUENCE")
       for kind, rule in (("action", "PF2-OWN-TURN"), ("activity", "PF2-OWN-TURN"),
                          ("free", "PF2-UNTRIGGERED-FREE"))),

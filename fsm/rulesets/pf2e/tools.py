@@ -4,8 +4,7 @@ the mutants that measure the conformance suite."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from ...engine.rows import rewrite
 from .. import Explore
 from . import limits as fx
 
@@ -91,16 +90,13 @@ def actions_back_only(enc, st):
 
 def mutants(rows, refusals) -> list:
     """Timing choices of this ruleset flipped: (id, description, rows, refusals)."""
-    moved = []
-    for r in rows:
-        if r.step == "next-turn":
-            r = replace(r, effects=tuple(actions_back_only if e is fx.refresh_budgets else e
-                                         for e in r.effects))
-        elif r.step == "end-turn":
-            r = replace(r, effects=(reactions_back_at_turn_end,) + r.effects)
-        moved.append(r)
+    moved = rewrite(rows, effects=lambda r: (actions_back_only if e is fx.refresh_budgets
+                                             else e for e in r.effects),
+                    where=lambda r: r.step == "next-turn")
+    moved = rewrite(moved, effects=lambda r: (reactions_back_at_turn_end,) + r.effects,
+                    where=lambda r: r.step == "end-turn")
     return [("reaction-refresh-at-turn-end", "the reaction comes back at the end of your "
-             "turn, not its start", tuple(moved), refusals)]
+             "turn, not its start", moved, refusals)]
 
 
 def reactions_back_every_turn(enc, st):

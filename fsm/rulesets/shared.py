@@ -1,0 +1,87 @@
+"""The rows every ruleset has, and how a ruleset's table is built.
+
+:func:`book` gives a ruleset the guards its rows may name (the shared ones
+and its own); :func:`stack_rows` and :func:`next_turn_row` are the moves of
+the stack and the turn that every table shares (spec/TIMING.md, T-STACK-MOVES,
+T-EVENT, T-LEAVE, T-TURN-START, T-NEXT-TURN); :func:`nothing_to_answer` is
+T-ANSWER's refusal, made from each answer row's declared preconditions.
+"""
+
+from __future__ import annotations
+
+from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, PLAYER,
+                           STATES, Guards, Refusal, Row)
+from ..errors import TableError
+from . import common
+from .common import next_part, open_next_turn, pop_frame, push_frame, resolve_part
+
+
+def book(*modules) -> Guards:
+    """The guard book of a ruleset's table: the shared guards
+    (:mod:`fsm.rulesets.common`) and those of the ruleset's own ``modules``."""
+    return Guards(common, *modules)
+
+
+def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_effects=(),
+               keep=(), resolve_rules=(), event=(), event_rules=()) -> list:
+    """The stack moves a player declares (T-STACK-MOVES), events (T-EVENT) and
+    the machine rows that settle the stack before each step (T-LEAVE,
+    T-TURN-START). ``resolve``: effects after a part resolves, and
+    ``resolve_rules`` the rule ids those effects implement beside ``stack``;
+    ``event``: effects after an event is put on the stack, implementing
+    ``event_rules`` beside ``trigger``;
+    ``keep``: rows to try before a finished frame leaves (T-CUT-IN)."""
+    row, refuse = _OWN.row, _OWN.refuse
+    return [
+        row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=(stack, *resolve_rules),
+            actor_on_top=stack),
+        row("continue", [AFTER], BEFORE, next_part, *next_part_effects, rules=stack,
+            actor_on_top=stack),
+        refuse("resolve", [AFTER], actor_on_top=stack, part_pending=stack),
+        refuse("continue", [BEFORE], actor_on_top=stack, part_resolved=stack),
+        *(refuse(kind, [ACTING, PHASE_START, PHASE_END], something_pending=stack)
+          for kind in ("resolve", "continue")),
+        row("event", STATES, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
+        *keep,
+        *(row("close", [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
+              **{parent: ()})
+          for dest, parent in ((ACTING, "parent_is_turn"), (BEFORE, "parent_pending"),
+                               (AFTER, "parent_resolved"), (PHASE_START, "parent_turn_start"),
+                               (PHASE_END, "parent_turn_end"))),
+        row("close", [PHASE_START], ACTING, pop_frame, by=MACHINE, rules=moments,
+            turn_start_passes=moments),
+    ]
+
+
+def next_turn_row(refresh, moments: str, rules) -> Row:
+    """T-NEXT-TURN: the machine starts the next turn, and ``refresh`` gives its
+    owner back what the ruleset gives at the start of a turn."""
+    return _OWN.row("next-turn", [PHASE_END], PHASE_START, open_next_turn, refresh, by=MACHINE,
+               rules=rules, turn_end_passes=moments)
+
+
+def nothing_to_answer(rows, answers) -> list:
+    """T-ANSWER: in turn_acting the stack is empty and nothing is kept open, so
+    an answer (each kind of ``answers``) is refused there by its row's
+    preconditions, :data:`ANSWER_NEEDS`, with the rule ids the row gives them."""
+    return [Refusal(r.step, (ACTING,), answer_needs(r)) for r in rows
+            if isinstance(r, Row) and r.by == PLAYER and r.step in answers]
+
+
+def answer_needs(r: Row) -> tuple:
+    """An answer row's preconditions, in their order on the row."""
+    needs = tuple((g, rules) for g, rules in r.guards if g in ANSWER_NEEDS)
+    if tuple(g for g, _ in needs) != ANSWER_NEEDS:
+        raise TableError(f"the {r.step} row answers a trigger but does not check "
+                         f"{' and '.join(g.name for g in ANSWER_NEEDS)} first")
+    return needs
+
+
+def split(entries) -> tuple:
+    """(rows, refusals) of a list that mixes them."""
+    return (tuple(e for e in entries if isinstance(e, Row)),
+            tuple(e for e in entries if isinstance(e, Refusal)))
+
+
+_OWN = Guards(common)   # the rows above name only the shared guards
+ANSWER_NEEDS = (common.has_trigger, common.trigger_still_open)   # what an answer's row checks first
