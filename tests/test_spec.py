@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from fsm import spec as S
+from fsm.spec import model as M
 from fsm.cli import main
 from fsm.rulesets import RULESETS
 
@@ -87,13 +88,33 @@ def test_removing_any_test_marker_fails_the_check(spec, map_text):
             assert S.check(broken, None, map_text), (rid, test)
 
 
-def test_a_rule_missing_from_the_table_is_reported(spec, map_text):
-    """Claiming a guard the table does not attach to the rule is caught."""
+def test_a_rule_listing_its_implementation_is_reported(tmp_path):
+    """The transitions and guards of a rule come from the table alone: a rule
+    of rules.yaml that lists them (even rightly) is reported, and the lists the
+    spec gives each rule are the table's."""
+    import shutil
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    path = tmp_path / "spec" / "rules.yaml"
+    text = path.read_text(encoding="utf-8")
+    head = "- id: 4E-IMM-ONCE\n"
+    assert head in text
+    path.write_text(text.replace(head, head + "  guards: [immediate_unused]\n"),
+                    encoding="utf-8")
+    listed = M.load(tmp_path, with_tests=False)
+    problems = S.check(listed, None, None)
+    assert any("4E-IMM-ONCE" in p and "leave them out" in p for p in problems)
+    rule = listed.rule_by_id["4E-IMM-ONCE"]
+    have = M.table_links("dnd4e")["4E-IMM-ONCE"]
+    assert (rule["transitions"], rule["guards"]) == (sorted(have[0]), sorted(have[1]))
+    assert "immediate_unused" in rule["guards"] and "end-turn" in rule["transitions"]
+
+
+def test_a_rule_id_the_table_cites_but_rules_yaml_lacks_is_reported(spec):
+    """A table rule id with no entry in rules.yaml is caught."""
     broken = copy.copy(spec)
-    broken.rules = [dict(r, guards=list(r["guards"]) + ["provoked"]) if r["id"] == "4E-IMM-ONCE"
-                    else r for r in spec.rules]
+    broken.rules = [r for r in spec.rules if r["id"] != "4E-IMM-ONCE"]
     problems = S.check(broken, None, None)
-    assert any("4E-IMM-ONCE" in p and "guards" in p for p in problems)
+    assert any("4E-IMM-ONCE" in p and "not in spec/rules.yaml" in p for p in problems)
 
 
 def test_a_wrong_fingerprint_is_reported(spec, texts):

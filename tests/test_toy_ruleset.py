@@ -8,6 +8,7 @@ action on the stack like any other, resolved before the turn ends.
 """
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -278,3 +279,19 @@ def test_a_ruleset_installed_elsewhere_is_found_through_its_entry_point(tmp_path
     broken = subprocess.run([sys.executable, "-m", "fsm", "check", str(scenario)],
                             capture_output=True, text=True, env=env, cwd=tmp_path)
     assert broken.returncode == 2 and "cannot be loaded" in broken.stderr
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda t: replace(t, rows=tuple(r for r in t.rows if r.step != "end-turn")), "end-turn"),
+    (lambda t: replace(t, rows=tuple(r for r in t.rows if r.step != "next-turn")),
+     "next-turn"),
+    (lambda t: replace(t, turn_actions=frozenset({"strike", "kick"})), "kick (a turn action)"),
+    (lambda t: replace(t, stack_moves=frozenset({"resolve"})), "continue (a stack move)"),
+    (lambda t: replace(t, answers=("strike",)), "does not check has_trigger"),
+])
+def test_register_refuses_a_ruleset_that_breaks_the_engines_contract(change, words):
+    """What the engine takes for granted is checked when a ruleset is
+    registered, with one line naming what is missing; nothing is registered."""
+    with pytest.raises(TableError, match=re.escape(words)):
+        register(replace(change(TOY), name="toy-broken"))
+    assert "toy-broken" not in RULESETS

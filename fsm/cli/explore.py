@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError
 from .common import cpus, output_path, processes, ruleset_names, seconds
 
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..engine.rows import END_TURN, EVENT
+from ..engine.steps import makes_frame
 from ..errors import FsmError, StepError
 from ..rulesets import RULESETS
 from ..scenario import build
-from ..engine.steps import makes_frame
 
 FIRST, SECOND = "ayla", "orc"          # the active combatant, and another
 AT = {FIRST: [0, 0], SECOND: [2, 0]}
 DELETE = object()                      # a fault that takes a field away
-EVENT, END_TURN = "event", "end-turn"
 WHATEVER = ", whatever the order its fields are written in"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import StepError
+from .rows import EVENT
 
 
 def possible(enc) -> dict:
@@ -17,7 +18,7 @@ def possible(enc) -> dict:
             spec = rs.spec_of.get(kind)
             data = {"do": kind, "actor": cid, **({"cost": 1} if spec is not None
                                                 and spec.cost_field else {})}
-            if kind not in rs.stack_moves and kind != "event":
+            if kind not in rs.stack_moves and kind != EVENT:
                 try:
                     out[cid][kind] = enc.try_step(data)
                 except StepError:

@@ -38,6 +38,19 @@ TRIGGERED = (PHASE_START, BEFORE, AFTER, PHASE_END)   # phases where some trigge
 PLAYER = "player"
 MACHINE = "machine"
 
+# The step names the engine itself knows, so every ruleset's table has rows
+# for them (checked by fsm.rulesets.register): the turn's owner ends it, an
+# event happens, the top of the stack resolves or goes on to its next part;
+# and the machine's own rows, which the engine fires as it settles the stack.
+END_TURN = "end-turn"
+EVENT = "event"
+RESOLVE = "resolve"
+CONTINUE = "continue"
+ENGINE_STEPS = (END_TURN, EVENT, RESOLVE, CONTINUE)
+CLOSE = "close"
+NEXT_TURN = "next-turn"
+MACHINE_STEPS = (CLOSE, NEXT_TURN)
+
 
 class _Cites:
     """What a row or refusal cites: its own rules, then its guards' rules."""

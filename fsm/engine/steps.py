@@ -10,6 +10,7 @@ from ..errors import StepError
 from . import scene
 from .frames import TURN_END
 from .guard import Outcomes
+from .rows import END_TURN
 from .scene import ATTACK_KINDS, FORCED_KINDS
 
 MOMENTS = ("turn-start", "turn-end")
@@ -104,7 +105,7 @@ class Step:
 def makes_frame(ruleset, kind: str) -> bool:
     """Whether a step of ``kind`` puts a frame of its own on the stack (a stack
     move and end-turn do not: FORMAT.md, *Steps*)."""
-    return kind != "end-turn" and kind not in ruleset.stack_moves
+    return kind != END_TURN and kind not in ruleset.stack_moves
 
 
 def fields_of(ruleset) -> frozenset:
@@ -157,7 +158,7 @@ def parse(enc, data, index: int) -> Step:
     elif kind in rs.turn_actions or st.responding:
         raise StepError(f"{with_article(kind)} step needs an 'actor'", "actor",
                         "missing-actor")
-    elif kind == "end-turn":
+    elif kind == END_TURN:
         # the active combatant; once its turn-end moment is on the stack, the next
         # one in initiative order (T-NEXT-TURN)
         ended = bool(enc.stack) and enc.stack[0].kind == TURN_END

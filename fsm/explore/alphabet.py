@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..rulesets import get
 from .state import CLOSED, KEPT
 
-FIRST_STACK_MOVES = ("resolve", "continue")
+FIRST_STACK_MOVES = (RESOLVE, CONTINUE)
 GRID_STEPS = "steps"      # a move's path as steps from where its actor stands (grid mode)
 
 
@@ -26,7 +27,7 @@ def _walk(here, steps) -> list:
         here = (here[0] + dx, here[1] + dy)
         path.append([here[0], here[1]])
     return path
-LAST_MOVES = ("event", "end-turn")
+LAST_MOVES = (EVENT, END_TURN)
 
 
 @dataclass(frozen=True)

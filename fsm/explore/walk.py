@@ -16,7 +16,7 @@ frontier can be spread over worker processes (:mod:`.parallel`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..engine import Encounter
 from ..engine.frames import TURN_KINDS

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.frames import DONE
+from ..engine.rows import CONTINUE, RESOLVE
 from .state import positions
 
 
@@ -31,7 +32,7 @@ class Watch:
         self.index = {c: i for i, c in enumerate(self.ids)}
         self.side = {c: f.side for c, f in enc.fighters.items()}
         self.check = enc.ruleset.explore.watch
-        self.voiding = enc.ruleset.stack_moves - {"resolve", "continue"}
+        self.voiding = enc.ruleset.stack_moves - {RESOLVE, CONTINUE}
 
     def initial(self) -> tuple:
         zeros = (0,) * len(self.ids)

@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..engine.rows import Table, check_names
+from ..engine.rows import (CONTINUE, ENGINE_STEPS, MACHINE_STEPS, PLAYER, RESOLVE, Table,
+                           check_names)
+from ..errors import TableError
 
 
 @dataclass(frozen=True)
@@ -144,11 +146,36 @@ RULESETS: dict[str, Ruleset] = {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:
-    """Add ``ruleset`` under its name, once its table is shown to be one
-    (:func:`fsm.engine.rows.check_names`: one guard per name)."""
-    check_names(ruleset.rows, ruleset.refusals)
+    """Add ``ruleset`` under its name, once :func:`check_contract` holds."""
+    check_contract(ruleset)
     RULESETS[ruleset.name] = ruleset
     return ruleset
+
+
+def check_contract(rs: Ruleset) -> None:
+    """What the engine takes for granted of a ruleset, checked when it is
+    registered (a :class:`fsm.errors.TableError` names what is wrong): one
+    guard per name in its table; rows for the step names the engine knows
+    (``end-turn``, ``event``, ``resolve``, ``continue``) and for its own
+    machine rows (``close``, ``next-turn``); every turn action, answer and
+    stack move it declares is a step of its rows, the stack moves include
+    ``resolve`` and ``continue``, and each answer's rows check first that
+    there is a trigger and that it is still open (T-ANSWER)."""
+    from .shared import answer_needs
+    check_names(rs.rows, rs.refusals)
+    table = rs.table
+    steps, machine = set(table.player_steps), set(table.machine_steps)
+    missing = [k for k in ENGINE_STEPS if k not in steps] + \
+        [k for k in MACHINE_STEPS if k not in machine]
+    for what, kinds in (("turn action", rs.turn_actions), ("answer", rs.answers),
+                        ("stack move", rs.stack_moves)):
+        missing += [f"{k} (a {what})" for k in sorted(kinds) if k not in steps]
+    missing += [f"{k} (a stack move)" for k in (RESOLVE, CONTINUE) if k not in rs.stack_moves]
+    if missing:
+        raise TableError(f"ruleset {rs.name}: no row for {', '.join(missing)}")
+    for r in table.rows:
+        if r.by == PLAYER and r.step in rs.answer_kinds:
+            answer_needs(r)
 
 
 def get(ruleset) -> Ruleset | None:

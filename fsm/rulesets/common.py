@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..engine.frames import DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame
 from ..engine.guard import guard, routing, timing
+from ..engine.rows import END_TURN
 
 # -- what guards see, for explanations -----------------------------------------------
 
@@ -139,7 +140,7 @@ def trigger_still_open(enc, st):
 # -- timing: when the machine moves by itself (spec/TIMING.md) ------------------------
 
 def _untriggered(enc, st) -> bool:
-    return st.kind in enc.ruleset.turn_actions or st.kind == "end-turn"
+    return st.kind in enc.ruleset.turn_actions or st.kind == END_TURN
 
 
 def _turn_ended(enc) -> bool:

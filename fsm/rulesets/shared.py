@@ -9,8 +9,9 @@ T-ANSWER's refusal, made from each answer row's declared preconditions.
 
 from __future__ import annotations
 
-from ..engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, PLAYER,
-                           STATES, Guards, Refusal, Row)
+from ..engine.rows import (ACTING, AFTER, BEFORE, CLOSE, CONTINUE, EVENT, MACHINE, NEXT_TURN,
+                           PHASE_END, PHASE_START, PLAYER, RESOLVE, STATES, Guards, Refusal,
+                           Row)
 from ..errors import TableError
 from . import common
 from .common import next_part, open_next_turn, pop_frame, push_frame, resolve_part
@@ -33,22 +34,22 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
     ``keep``: rows to try before a finished frame leaves (T-CUT-IN)."""
     row, refuse = _OWN.row, _OWN.refuse
     return [
-        row("resolve", [BEFORE], AFTER, resolve_part, *resolve, rules=(stack, *resolve_rules),
+        row(RESOLVE, [BEFORE], AFTER, resolve_part, *resolve, rules=(stack, *resolve_rules),
             actor_on_top=stack),
-        row("continue", [AFTER], BEFORE, next_part, *next_part_effects, rules=stack,
+        row(CONTINUE, [AFTER], BEFORE, next_part, *next_part_effects, rules=stack,
             actor_on_top=stack),
-        refuse("resolve", [AFTER], actor_on_top=stack, part_pending=stack),
-        refuse("continue", [BEFORE], actor_on_top=stack, part_resolved=stack),
+        refuse(RESOLVE, [AFTER], actor_on_top=stack, part_pending=stack),
+        refuse(CONTINUE, [BEFORE], actor_on_top=stack, part_resolved=stack),
         *(refuse(kind, [ACTING, PHASE_START, PHASE_END], something_pending=stack)
-          for kind in ("resolve", "continue")),
-        row("event", STATES, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
+          for kind in (RESOLVE, CONTINUE)),
+        row(EVENT, STATES, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
         *keep,
-        *(row("close", [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
+        *(row(CLOSE, [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
               **{parent: ()})
           for dest, parent in ((ACTING, "parent_is_turn"), (BEFORE, "parent_pending"),
                                (AFTER, "parent_resolved"), (PHASE_START, "parent_turn_start"),
                                (PHASE_END, "parent_turn_end"))),
-        row("close", [PHASE_START], ACTING, pop_frame, by=MACHINE, rules=moments,
+        row(CLOSE, [PHASE_START], ACTING, pop_frame, by=MACHINE, rules=moments,
             turn_start_passes=moments),
     ]
 
@@ -56,7 +57,7 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
 def next_turn_row(refresh, moments: str, rules) -> Row:
     """T-NEXT-TURN: the machine starts the next turn, and ``refresh`` gives its
     owner back what the ruleset gives at the start of a turn."""
-    return _OWN.row("next-turn", [PHASE_END], PHASE_START, open_next_turn, refresh, by=MACHINE,
+    return _OWN.row(NEXT_TURN, [PHASE_END], PHASE_START, open_next_turn, refresh, by=MACHINE,
                rules=rules, turn_end_passes=moments)
 
 

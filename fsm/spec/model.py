@@ -53,6 +53,7 @@ class Spec:
     tests_known: bool = True
     vectors: dict = field(default_factory=dict)    # rule id -> [vector ids]
     scenarios: dict = field(default_factory=dict)  # rule id -> [scenario ids]
+    listed_links: list = field(default_factory=list)   # rules that list their implementation
 
     @property
     def rule_by_id(self) -> dict:
@@ -203,7 +204,22 @@ def load(root: Path | None = None, with_tests: bool = True) -> Spec:
     spec.tests_known = with_tests   # the links to tests need a checkout
     spec.vectors = collect_cases(sdir / "vectors")
     spec.scenarios = collect_cases(sdir / "scenarios")
+    _implementation(spec)
     return spec
+
+
+def _implementation(spec: Spec) -> None:
+    """Give each rule the transitions and guards that carry its id in its
+    ruleset's table, sorted: rules.yaml never lists them, the table is their
+    one source. A rule that lists them anyway is noted for the check."""
+    links = {name: table_links(name) for name in RULESETS}
+    for r in spec.rules:
+        if not isinstance(r, dict):
+            continue
+        if "transitions" in r or "guards" in r:
+            spec.listed_links.append(r.get("id"))
+        have = links.get(r.get("ruleset"), {}).get(r.get("id"), (set(), set()))
+        r["transitions"], r["guards"] = sorted(have[0]), sorted(have[1])
 
 
 # -- what the machine says about each rule ------------------------------------
