@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import fsm.errors
+from fsm.engine.rows import ENGINE_STEPS, MACHINE_STEPS
 from fsm.rulesets import RULESETS
 
 PACKAGE = Path(fsm.errors.__file__).resolve().parent
@@ -28,12 +29,16 @@ def _docstrings(tree) -> set:
 
 
 def _ruleset_words() -> tuple:
-    """Ruleset names, step kinds that only some rulesets have, rule-id prefixes."""
+    """Ruleset names, step kinds that only some rulesets have, the words their
+    steps use of the scene (kinds of attack and of forced movement, but a name
+    the engine gives its own steps), rule-id prefixes."""
     kinds = [set(rs.table.player_steps) | set(rs.table.machine_steps)
              for rs in RULESETS.values()]
     specific = set.union(*kinds) - set.intersection(*kinds)
+    scene = {w for rs in RULESETS.values()
+             for w in (*rs.scene.attack_kinds, *rs.scene.forced_kinds)}
     prefixes = tuple(f"{rs.rule_prefix}-" for rs in RULESETS.values())
-    return set(RULESETS) | specific, prefixes
+    return set(RULESETS) | specific | (scene - set(ENGINE_STEPS + MACHINE_STEPS)), prefixes
 
 
 def _named(path) -> list:

@@ -70,6 +70,8 @@ def faults(rs) -> list[Fault]:
     answers = tuple(x for x in every if x in rs.answer_kinds)
     others = tuple(x for x in every if x not in rs.answer_kinds)
     no_frame = tuple(x for x in every if not makes_frame(rs, x))
+    # the ruleset's words of forced movement: one walked, one that jumps (None if none)
+    walked = next((k for k in rs.scene.forced_kinds if k != rs.scene.jump), None)
     out = [
         Fault("an unknown field", "unknown-field", {"colour": "red"}, every),
         Fault("no kind", "missing-kind", {"do": DELETE}, every),
@@ -105,13 +107,13 @@ def faults(rs) -> list[Fault]:
         Fault("a 'shift' that is not true or false", "bad-value", {"shift": "yes"}, frame),
         Fault("a 'shift' without a path", "shift-without-path", {"shift": True}, frame,
               keys=frozenset({"path"})),
-        Fault("'forced' outside an event", "field-of-another-kind", {"forced": "push"},
+        Fault("'forced' outside an event", "field-of-another-kind", {"forced": walked},
               walker, keys=frozenset({"path"})),
         Fault("'forced' of an unknown kind outside an event", "field-of-another-kind",
               {"forced": "yank"}, walker, keys=frozenset({"path"})),
         Fault("an unknown kind of forced movement", "bad-value", {"forced": "yank"},
               (EVENT,)),
-        Fault("'forced' without a path", "forced-without-path", {"forced": "push"},
+        Fault("'forced' without a path", "forced-without-path", {"forced": walked},
               (EVENT,), keys=frozenset({"path"})),
         Fault("a path without a scene", "path-without-scene", {"path": [[1, 0]]}, walker,
               scene=False),
@@ -119,7 +121,7 @@ def faults(rs) -> list[Fault]:
               scene=True, keys=frozenset({"actor"})),
         Fault("a path that is no list", "bad-value", {"path": "east"}, walker, scene=True),
         Fault("a teleport of two squares", "bad-path",
-              {"forced": "teleport", "actor": FIRST, "path": [[5, 5], [6, 6]]}, (EVENT,),
+              {"forced": rs.scene.jump, "actor": FIRST, "path": [[5, 5], [6, 6]]}, (EVENT,),
               scene=True),
         Fault("a path that jumps", "bad-path", {"path": [[5, 5]]}, walker, scene=True),
         Fault("a path ending on a combatant", "bad-path", {"path": [[1, 0], AT[SECOND]]},
@@ -127,7 +129,7 @@ def faults(rs) -> list[Fault]:
         Fault("a part count beside a path", "two-part-counts",
               {"path": [[1, 0]], "attacks": 1}, walker, scene=True),
     ]
-    out = [g for f in out for g in _with_a_count(f)]
+    out = [g for f in out if None not in f.fields.values() for g in _with_a_count(f)]
     activity = tuple(s.kind for s in rs.steps if s.cost_field)
     if activity:
         plain = tuple(x for x in every if x not in activity)

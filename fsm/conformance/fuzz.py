@@ -32,7 +32,6 @@ from ..errors import EngineError, StepError
 from .engine import Engine
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
-from ..engine.scene import ATTACK_KINDS
 from ..engine.steps import makes_frame
 from ..explore import Alphabet, Config, combatants_for
 from ..rulesets import RULESETS
@@ -94,7 +93,7 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
         # a free-text field (what a 4e ready readies): one of the turn's actions
         out[rs.spec_of[kind].text_fields[0]] = pick.choice(sorted(rs.turn_actions))
     elif roll == 6 and framed and enc.scene and kind != "event":
-        out["attack"] = pick.choice(ATTACK_KINDS)
+        out["attack"] = pick.choice(rs.scene.attack_kinds)
         out["targets"] = [pick.choice([i for i in ids if i != out.get("actor")] or ids)]
     elif roll == 7:
         out["name"] = f"step {pick.randrange(100)}"

@@ -1,5 +1,6 @@
 """The optional scene: combatants' positions on a square grid, the squares a
-move enters, what an attack is and whom it targets.
+move enters, and whom an attack targets. The words a step may use of it
+(kinds of attack, forced movements) are its ruleset's.
 
 An encounter has a scene when its combatants are given positions (``at``);
 then a move may give its ``path`` and is split into one part per square, and
@@ -13,10 +14,6 @@ from __future__ import annotations
 
 from ..errors import StepError
 
-ATTACK_KINDS = ("melee", "ranged", "area", "close")
-FORCED_KINDS = ("push", "pull", "slide", "teleport")   # an event's path that moves its actor
-TELEPORT = "teleport"
-ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach
 COORDINATE = 10_000             # squares lie within this many of the origin
 MAX_REACH = 20
 
@@ -80,10 +77,14 @@ def place(fighters, combatants) -> bool:
 
 
 def read(enc, st, data) -> None:
-    """The scene fields of a step: ``path``, ``shift``, ``attack``, ``targets``."""
+    """The scene fields of a step: ``path``, ``shift``, ``attack``, ``targets``
+    and ``forced``; the values ``attack`` and ``forced`` take are the ruleset's
+    (:class:`fsm.rulesets.SceneWords`)."""
+    words = enc.ruleset.scene
     if "attack" in data:
-        if data["attack"] not in ATTACK_KINDS:
-            raise StepError(f"'attack' must be one of {', '.join(ATTACK_KINDS)}", "attack")
+        if data["attack"] not in words.attack_kinds:
+            raise StepError(f"'attack' must be one of {', '.join(words.attack_kinds)}",
+                            "attack")
         st.attack = data["attack"]
     if "targets" in data:
         targets = data["targets"]
@@ -106,8 +107,9 @@ def read(enc, st, data) -> None:
         if st.kind != "event":      # the kind before the value (T-ERRORS)
             raise StepError(f"'forced' moves a combatant by an event, not by the {st.kind} "
                             "step", "forced", "field-of-another-kind")
-        if data["forced"] not in FORCED_KINDS:
-            raise StepError(f"'forced' must be one of {', '.join(FORCED_KINDS)}", "forced")
+        if data["forced"] not in words.forced_kinds:
+            raise StepError(f"'forced' must be one of {', '.join(words.forced_kinds)}",
+                            "forced")
         if "path" not in data:
             raise StepError("'forced' says how a path is taken: give the 'path'", "forced",
                             "forced-without-path")
@@ -130,10 +132,11 @@ def _path(enc, st, data) -> None:
         raise StepError("'path' must be a list of 1 to 100 squares [x, y]", "path")
     squares = tuple(square(s, "each square of 'path'", "path") for s in path)
     here = enc.fighters[st.actor].at
-    if st.forced == TELEPORT and len(squares) != 1:
+    jump = st.forced is not None and st.forced == enc.ruleset.scene.jump
+    if jump and len(squares) != 1:
         raise StepError("a teleport's 'path' is the one square arrived at", "path", "bad-path")
     for n, sq in enumerate(squares, 1):
-        if st.forced != TELEPORT and not adjacent(here, sq):
+        if not jump and not adjacent(here, sq):
             raise StepError(f"square {n} of 'path', {show(sq)}, is not next to "
                             f"{show(here)}", "path", "bad-path")
         here = sq

@@ -11,7 +11,6 @@ from . import scene
 from .frames import TURN_END
 from .guard import Outcomes
 from .rows import END_TURN
-from .scene import ATTACK_KINDS, FORCED_KINDS
 
 MOMENTS = ("turn-start", "turn-end")
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
@@ -37,8 +36,8 @@ FIELD_SCHEMAS = {
     "path": {"type": "array", "minItems": 1, "maxItems": 100,
              "items": {"$ref": "#/$defs/square"}},
     "shift": {"type": "boolean"},
-    "attack": {"enum": list(ATTACK_KINDS)},
-    "forced": {"enum": list(FORCED_KINDS)},
+    "attack": {"type": "string"},     # the values of these two are the ruleset's
+    "forced": {"type": "string"},     # (SceneWords; the schema lists them)
     "targets": {"type": "array", "items": {"type": "string"}, "minItems": 1},
     "expect": {"$ref": "#/$defs/expect"},
 }

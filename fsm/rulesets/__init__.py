@@ -48,6 +48,18 @@ class Option:
 
 
 @dataclass(frozen=True)
+class SceneWords:
+    """What a ruleset's steps may say of the scene, beyond its geometry (which
+    is the engine's, :mod:`fsm.engine.scene`): the values of a step's
+    ``attack`` and of an event's ``forced``, and which forced kind jumps to
+    the one square of its path instead of walking it."""
+
+    attack_kinds: tuple = ()
+    forced_kinds: tuple = ()
+    jump: str | None = None          # the forced kind whose path is the square arrived at
+
+
+@dataclass(frozen=True)
 class StepSpec:
     """What one step kind takes beyond the fields every step has."""
 
@@ -104,6 +116,7 @@ class Ruleset:
     readings: tuple = ()             # source ids a divergence must give a reading of
     notes: object = None             # (step) -> notes a verdict carries
     attribution: str = ""            # what a work using its text must carry (a licence's notice)
+    scene: SceneWords = SceneWords()  # the words its steps may use of the scene
 
     @cached_property
     def table(self) -> Table:

@@ -14,7 +14,14 @@ from ..engine.rows import (ACTING, AFTER, BEFORE, CLOSE, CONTINUE, EVENT, MACHIN
                            Row)
 from ..errors import TableError
 from . import common
+from . import SceneWords
 from .common import next_part, open_next_turn, pop_frame, push_frame, resolve_part
+
+# The scene's words of the step language that every ruleset here takes
+# (spec/FORMAT.md, *Positions*): the kinds of attack, and the movements an
+# event forces on a combatant (a teleport jumps to the one square of its path).
+SCENE = SceneWords(attack_kinds=("melee", "ranged", "area", "close"),
+                   forced_kinds=("push", "pull", "slide", "teleport"), jump="teleport")
 
 
 def book(*modules) -> Guards:

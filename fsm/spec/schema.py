@@ -66,6 +66,9 @@ def _step_fields(rulesets) -> dict:
             for name in spec.flags:
                 extra[name] = FLAG_SCHEMA
     common = {k: v for k, v in FIELD_SCHEMAS.items() if k != "expect"}
+    for name, words in (("attack", "attack_kinds"), ("forced", "forced_kinds")):
+        common[name] = {"enum": list(dict.fromkeys(
+            w for rs in rulesets for w in getattr(rs.scene, words)))}
     return {**common, **dict(sorted(extra.items())), "expect": FIELD_SCHEMAS["expect"]}
 
 

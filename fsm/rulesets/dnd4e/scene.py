@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from ...engine.frames import DONE, LOST, RESOLVED
 from ...engine.guard import guard
-from ...engine.scene import ENTERS_REACH, adjacent, show, within_reach
+from ...engine.scene import adjacent, show, within_reach
 from ...engine.steps import with_article
 from .. import common as c
 from .limits import gets_ahead, took_effect
 
 PROVOKING_ATTACKS = frozenset({"ranged", "area"})
+ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach
 
 
 def _enemies_next_to(enc, who, square) -> list:

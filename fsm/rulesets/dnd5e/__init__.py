@@ -15,7 +15,7 @@ below; the README and every page of the web site carry it.
 
 from __future__ import annotations
 
-from .. import Option, Ruleset, StepSpec, register
+from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import (ANSWERS, BEFORE, CONCENTRATION, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
                      Fighter5e)
 from .table import REFUSALS, ROWS
@@ -46,4 +46,5 @@ RULESET = register(Ruleset(
            StepSpec("event", flags=(CONCENTRATION,))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
     readings=("srd-5e",), attribution=ATTRIBUTION,
+    scene=shared.SCENE,
 ))

@@ -9,7 +9,7 @@ as one :class:`~fsm.rulesets.Ruleset`.
 
 from __future__ import annotations
 
-from .. import Option, Ruleset, StepSpec, register
+from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, FighterPF2, notes
 from .table import REFUSALS, ROWS
 from .tools import budgets, explore, mistakes, mutants
@@ -32,4 +32,5 @@ RULESET = register(Ruleset(
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
     steps=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, notes=notes,
+    scene=shared.SCENE,
 ))
