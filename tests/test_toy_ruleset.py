@@ -22,7 +22,7 @@ from fsm.engine.guard import guard
 from fsm.engine.rows import ACTING, BEFORE, PHASE_END, TRIGGERED
 from fsm.errors import TableError
 from fsm.explore import Config, explore
-from fsm.rulesets import RULESETS, Explore, Ruleset, StepSpec, register
+from fsm.rulesets import EACH_TURN, RULESETS, Explore, Ruleset, StepSpec, Tally, register
 from fsm.rulesets import common as c
 from fsm.rulesets import shared
 from fsm.scenario import build, replay
@@ -69,9 +69,9 @@ ENTRIES = [
 ROWS, REFUSALS = shared.split(ENTRIES)
 
 
-def _watch(w, enc, data, verdict, counters, answers):
+def _watch(w, enc, data, verdict, tallies, answers):
     """The explorer's own count of strikes per turn."""
-    spent = counters[3]
+    spent = tallies["strikes"]
     if data["do"] == "strike":
         i = w.index[data["actor"]]
         spent[i] += 1
@@ -88,7 +88,8 @@ TOY = Ruleset(
                                                                             "continue"}),
     steps=(StepSpec("strike", cost=1),),
     budgets=lambda enc, f: {"strikes": f.strikes},
-    explore=Explore(turn_moves=lambda actor, others: [("strike", ())],
+    explore=Explore(tallies=(Tally("strikes", EACH_TURN),),
+                    turn_moves=lambda actor, others: [("strike", ())],
                     frame_class=lambda kind: "action",
                     fighter_key=lambda enc, f, exact, answers: (f.strikes,
                                                                 min(f.turns_started, 1)),

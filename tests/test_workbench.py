@@ -12,6 +12,7 @@ import yaml
 from fsm import Encounter
 from fsm.cli import main
 from fsm.report import Citations, markdown
+from fsm.rulesets import RULESETS
 from fsm.scenario import build, load, replay, replay_log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -394,3 +395,20 @@ def test_every_reason_of_every_vector_reads_as_words():
                 assert part and "{" not in part and "None" not in part, (path.name, part)
                 checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_an_events_reason_is_its_own_not_the_words_of_the_step_before(ruleset):
+    """An event passes no limit, so its reason names none; it used to repeat
+    what the limits of the step before it had seen."""
+    from fsm.report import as_json
+    rs = RULESETS[ruleset]
+    action = sorted(k for k in rs.turn_actions if k not in rs.spec_of)[0]
+    doc = {"format": 1, "id": "event-reason", "ruleset": ruleset,
+           "combatants": [{"id": "ann", "side": "red"}, {"id": "bob", "side": "blue"}],
+           "steps": [{"actor": "ann", "do": action}, {"do": "event"}]}
+    rep = replay(doc, "event-reason", build(doc, "event-reason"))
+    first, event = rep.results
+    assert first.verdict.because and event.verdict.verdict == "allowed"
+    assert not event.verdict.because
+    assert as_json(rep)["steps"][1]["because"] == ["no limit of this ruleset applies to it here"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..engine.frames import DONE
 from ..engine.rows import CONTINUE, RESOLVE
+from ..rulesets import EACH_TURN, OWN_TURN
 from .state import positions
 
 
@@ -19,56 +20,57 @@ class Problem:
 
 
 class Watch:
-    """A book is ``(immediates, opportunities, reactions, actions, answers,
-    voided)``: per combatant, the counts the ruleset's invariants keep (4e:
-    immediate actions since the end of its last turn, opportunity actions
-    this turn; PF2: reactions since the start of its last turn, actions this
-    turn); the (trigger, creature, kind, label) answers given; the frames
-    lost or disrupted. The ruleset's ``explore.watch`` counts and checks its
-    own limits; this class checks what holds for every ruleset."""
+    """A book is ``(tallies, answers, voided)``: per tally the ruleset's
+    record book declares (``Explore.tallies``: 4e's immediate actions since
+    the end of one's last turn, PF2's reactions since the start of it, ...),
+    a count per combatant; the (trigger, creature, kind, label) answers given;
+    the frames lost or disrupted. The ruleset's ``explore.watch`` counts and
+    checks its own limits; this class zeroes each tally when its
+    :class:`fsm.rulesets.Tally` says, and checks what holds for every ruleset."""
 
     def __init__(self, enc):
         self.ids = list(enc.fighters)
         self.index = {c: i for i, c in enumerate(self.ids)}
         self.side = {c: f.side for c, f in enc.fighters.items()}
         self.check = enc.ruleset.explore.watch
+        self.tallies = enc.ruleset.explore.tallies
         self.voiding = enc.ruleset.stack_moves - {RESOLVE, CONTINUE}
 
     def initial(self) -> tuple:
         zeros = (0,) * len(self.ids)
-        return (zeros, zeros, zeros, zeros, frozenset(), frozenset())
+        return (tuple(zeros for _ in self.tallies), frozenset(), frozenset())
 
     def after(self, enc, data, verdict, book, serial_before):
         """The book after an allowed step, and the first invariant it breaks."""
-        imm, opp, react, spent, answers, voided = (list(book[0]), list(book[1]),
-                                                   list(book[2]), list(book[3]),
-                                                   book[4], book[5])
+        counts, answers, voided = book
+        counts = {t.name: list(c) for t, c in zip(self.tallies, counts)}
         if enc.turn_serial != serial_before:
-            opp = [0] * len(self.ids)
-            spent = [0] * len(self.ids)
-            react[self.index[enc.active]] = 0
-        found, answers = self.check(self, enc, data, verdict, (imm, opp, react, spent),
-                                    answers)
+            for t in self.tallies:
+                if t.reset == EACH_TURN:
+                    counts[t.name] = [0] * len(self.ids)
+                elif t.reset == OWN_TURN:
+                    counts[t.name][self.index[enc.active]] = 0
+        found, answers = self.check(self, enc, data, verdict, counts, answers)
         problem = Problem(*found) if found else None
         if data["do"] in self.voiding:
             voided = voided | {verdict.target_id}
         problem = problem or _negative_budget(enc) or _void_resolved(enc, voided)
-        book = (tuple(imm), tuple(opp), tuple(react), tuple(spent), answers, voided)
+        book = (tuple(tuple(c) for c in counts.values()), answers, voided)
         return _prune(book, enc), problem
 
     def key(self, book, enc) -> tuple:
         pos = positions(enc)
-        answers = frozenset(((pos.get(a[0][0], -1), a[0][1]),) + a[1:] for a in book[4])
-        voided = frozenset(pos.get(fid, -1) for fid in book[5])
-        return book[:4] + (answers, voided)
+        counts, answers, voided = book
+        return (counts, frozenset(((pos.get(a[0][0], -1), a[0][1]),) + a[1:] for a in answers),
+                frozenset(pos.get(fid, -1) for fid in voided))
 
 
 def _prune(book, enc) -> tuple:
     """Forget answers and voided frames whose window has closed."""
+    counts, answers, voided = book
     live = {f.id for f in enc.stack} | set(enc.kept)
-    answers = frozenset(a for a in book[4] if a[0][0] in live)
-    voided = frozenset(fid for fid in book[5] if fid in live)
-    return book[:4] + (answers, voided)
+    return (counts, frozenset(a for a in answers if a[0][0] in live),
+            frozenset(fid for fid in voided if fid in live))
 
 
 def _negative_budget(enc):

@@ -71,6 +71,20 @@ class StepSpec:
     flags: tuple = ()                # true/false fields it takes (e.g. a spell cast with a slot)
 
 
+EACH_TURN = "each-turn"    # a tally zeroed for everyone when a turn starts
+OWN_TURN = "own-turn"      # zeroed for a combatant when its own turn starts
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One count the explorer keeps per combatant, beside the engine's own
+    budgets, for a ruleset's invariants: when it is zeroed by the explorer
+    (``reset``; None: only the ruleset's ``watch`` zeroes it)."""
+
+    name: str
+    reset: str | None = None
+
+
 @dataclass(frozen=True)
 class Explore:
     """How the explorer walks a ruleset and what it checks after each step."""
@@ -78,7 +92,9 @@ class Explore:
     turn_moves: object               # (actor, others) -> [(kind, ((field, value), ...))]
     frame_class: object              # (kind) -> the class of frame the guards tell apart
     fighter_key: object              # (enc, fighter, exact, answers) -> tuple
-    watch: object                    # (watch, enc, data, verdict, counters, answers) -> ...
+    watch: object                    # (watch, enc, data, verdict, tallies, answers) -> ...
+    tallies: tuple = ()              # the Tally values of its record book; ``watch`` gets
+                                     # {name: [count per combatant]}
     combatants: object = None        # (list of {id, side}) -> list, adjusted
     labelled: bool = False           # frames present several trigger labels
     costless: frozenset = frozenset()  # frame kinds that spend no budget

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...engine.frames import DONE
 from ...engine.rows import rewrite
-from .. import Explore
+from .. import EACH_TURN, Explore, Tally
 from . import limits as fx
 from .limits import INTERRUPTING, opportunity_left
 
@@ -75,10 +75,10 @@ def fighter_key(enc, f, exact, answers) -> tuple:
     return key + (f.at,)
 
 
-def watch(w, enc, data, verdict, counters, answers):
+def watch(w, enc, data, verdict, tallies, answers):
     """The explorer's own count of immediate and opportunity actions, and the
     first invariant the step breaks: (invariant, message, rule ids) or None."""
-    imm, opp, _, _ = counters
+    imm, opp = tallies["immediates"], tallies["opportunities"]
     kind, actor = data["do"], data.get("actor")
     problem = None
     if kind in IMMEDIATE or kind == "opportunity":
@@ -154,8 +154,12 @@ def _grid_problem(enc, data, verdict):
     return None
 
 
+# immediate actions since the end of one's last turn (watch zeroes them), opportunity
+# actions this turn
+TALLIES = (Tally("immediates"), Tally("opportunities", EACH_TURN))
+
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
-                  watch=watch, costless=COSTLESS, grid_moves=grid_moves,
+                  watch=watch, tallies=TALLIES, costless=COSTLESS, grid_moves=grid_moves,
                   grid_answers=GRID_ANSWERS,
                   parented=frozenset({"interrupting", "readied"}),
                   void_rules=("4E-INTERRUPT-LOST",))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...engine.frames import DISRUPTED
 from ...engine.rows import rewrite
-from .. import Explore
+from .. import EACH_TURN, OWN_TURN, Explore, Tally
 from .. import common as c
 from . import limits as fx
 
@@ -75,11 +75,11 @@ def combatants(out: list) -> list:
     return out
 
 
-def watch(w, enc, data, verdict, counters, answers):
+def watch(w, enc, data, verdict, tallies, answers):
     """The explorer's own count of Reactions since each creature's last turn
     started, and of actions and Bonus Actions this turn; the first invariant
     the step breaks, or None."""
-    _, bonus, react, spent = counters
+    bonus, react, spent = tallies["bonus"], tallies["reactions"], tallies["actions"]
     kind, actor = data["do"], data.get("actor")
     i = w.index.get(actor)
     problem = None
@@ -128,8 +128,12 @@ def _grid_problem(enc, actor, verdict):
     return None
 
 
+# Bonus Actions this turn, Reactions since the start of one's last turn, actions this turn
+TALLIES = (Tally("bonus", EACH_TURN), Tally("reactions", OWN_TURN),
+           Tally("actions", EACH_TURN))
+
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
-                  watch=watch, combatants=combatants, costless=COSTLESS,
+                  watch=watch, tallies=TALLIES, combatants=combatants, costless=COSTLESS,
                   reads_uses=True, void_rules=("5E-COUNTERSPELL",),
                   answer_variants=ANSWER_VARIANTS, grid_moves=grid_moves,
                   grid_answers=GRID_ANSWERS)

@@ -5,7 +5,7 @@ the mutants that measure the conformance suite."""
 from __future__ import annotations
 
 from ...engine.rows import rewrite
-from .. import Explore
+from .. import EACH_TURN, OWN_TURN, Explore, Tally
 from . import limits as fx
 
 COSTLESS = frozenset({"free", "free-response", "event"})
@@ -38,10 +38,10 @@ def combatants(out: list) -> list:
     return out
 
 
-def watch(w, enc, data, verdict, counters, answers):
+def watch(w, enc, data, verdict, tallies, answers):
     """The explorer's own count of reactions and actions, and of answers per
     trigger; the first invariant the step breaks, or None."""
-    _, _, react, spent = counters
+    react, spent = tallies["reactions"], tallies["actions"]
     kind, actor = data["do"], data.get("actor")
     problem = None
     i = w.index.get(actor)
@@ -73,9 +73,12 @@ def watch(w, enc, data, verdict, counters, answers):
     return problem, answers
 
 
+# reactions since the start of one's last turn, actions this turn
+TALLIES = (Tally("reactions", OWN_TURN), Tally("actions", EACH_TURN))
+
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
-                  watch=watch, combatants=combatants, labelled=True, costless=COSTLESS,
-                  reads_uses=True, void_rules=("PF2-DISRUPT",))
+                  watch=watch, tallies=TALLIES, combatants=combatants, labelled=True,
+                  costless=COSTLESS, reads_uses=True, void_rules=("PF2-DISRUPT",))
 
 
 def reactions_back_at_turn_end(enc, st):
