@@ -59,12 +59,13 @@ def _without_effect(rows, effect):
 
 def _timing_guards(rows) -> list:
     """Guards of machine rows that decide timing (not the ones that only pick
-    the destination), in table order."""
+    the destination, nor those that only keep a row from firing twice), in
+    table order."""
     names: dict = {}
     for r in rows:
         if r.by == MACHINE:
             for g, _ in r.guards:
-                if g.routing and not g.structural:
+                if g.routing and not (g.structural or g.once):
                     names.setdefault(g.name, g)
     return list(names)
 
@@ -83,8 +84,6 @@ def mutants() -> list[Mutant]:
                               with_guard_forced(rows, guard), with_guard_forced(refusals, guard)))
         # the timing of the machine rows (spec/TIMING.md): each decision forced
         for guard in _timing_guards(rows):
-            if guard == "not_kept":
-                continue
             for answer, word in ((True, "always"), (False, "never")):
                 out.append(Mutant(f"{name}:{guard}-{word}", name,
                                   f"timing guard {guard} answers {word} yes",

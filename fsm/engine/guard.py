@@ -44,6 +44,8 @@ class Guard:
     ok: str | None = None
     routing: bool = False         # a machine row's decision: a False refuses nothing
     structural: bool = False      # only picks a machine row's destination
+    once: bool = False            # only keeps its machine row from firing again on what
+                                  # it did: forced, it loops or repeats another timing guard
 
     def __call__(self, enc, st):
         return self.check(enc, st)
@@ -78,9 +80,10 @@ def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str |
     return lambda fn: Guard(fn.__name__, fn, reason, gm, says, seen, ok)
 
 
-def timing(says: str):
-    """A timing decision of a machine row (spec/TIMING.md)."""
-    return lambda fn: Guard(fn.__name__, fn, says=says, routing=True)
+def timing(says: str, *, once: bool = False):
+    """A timing decision of a machine row (spec/TIMING.md); ``once``: it only
+    keeps the row from firing twice (no decision to force)."""
+    return lambda fn: Guard(fn.__name__, fn, says=says, routing=True, once=once)
 
 
 def routing(fn) -> Guard:

@@ -9,9 +9,9 @@ T-ANSWER's refusal, made from each answer row's declared preconditions.
 
 from __future__ import annotations
 
-from ..engine.rows import (ACTING, AFTER, BEFORE, CLOSE, CONTINUE, EVENT, MACHINE, NEXT_TURN,
-                           PHASE_END, PHASE_START, PLAYER, RESOLVE, STATES, Guards, Refusal,
-                           Row)
+from ..engine.rows import (ACTING, AFTER, BEFORE, CLOSE, CONTINUE, END_TURN, EVENT, MACHINE,
+                           NEXT_TURN, PHASE_END, PHASE_START, PLAYER, RESOLVE, STATES,
+                           TRIGGERED, Guards, Refusal, Row)
 from ..errors import TableError
 from . import common
 from . import SceneWords
@@ -74,6 +74,16 @@ def nothing_to_answer(rows, answers) -> list:
     preconditions, :data:`ANSWER_NEEDS`, with the rule ids the row gives them."""
     return [Refusal(r.step, (ACTING,), answer_needs(r)) for r in rows
             if isinstance(r, Row) and r.by == PLAYER and r.step in answers]
+
+
+def off_turn_refusals(actions: dict, one_at_a_time: str, end_turn: str) -> tuple:
+    """Where a trigger is open, a turn action and ``end-turn`` are refused:
+    by ``own_turn`` (``actions``: each turn action's kind and the rule id it
+    cites there; ``end_turn``: that of end-turn), then by ``no_action_pending``
+    (``one_at_a_time``)."""
+    return (*(_OWN.refuse(kind, TRIGGERED, own_turn=rule, no_action_pending=one_at_a_time)
+              for kind, rule in actions.items()),
+            _OWN.refuse(END_TURN, TRIGGERED, own_turn=end_turn, no_action_pending=one_at_a_time))
 
 
 def answer_needs(r: Row) -> tuple:

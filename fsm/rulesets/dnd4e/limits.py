@@ -112,6 +112,16 @@ def triggered_by_enemy(enc, st):
     return t.owner is not None and enc.fighters[t.owner].side != enc.fighters[st.actor].side
 
 
+# 4E-SUBSTITUTE: an action may be taken in place of a lesser one, tried in this order
+SUBSTITUTES = {"move": ("move", "standard"), "minor": ("minor", "move", "standard")}
+
+
+def _slot(f, kind) -> str | None:
+    """The action a ``kind`` action is taken with: its own, or the first
+    greater one left (None: none is)."""
+    return next((slot for slot in SUBSTITUTES[kind] if getattr(f, slot) > 0), None)
+
+
 @guard("standard-action-used",
        "{actor} has no standard action left this turn (standard={standard})", seen=_fighter_seen,
        ok='{actor} still has its standard action this turn')
@@ -126,8 +136,7 @@ def standard_slot(enc, st):
        ok='{actor} still has a move action this turn, or a standard to take as one')
 def move_slot(enc, st):
     """A move action is left, or a standard action to take in its place."""
-    f = enc.fighters[st.actor]
-    return f.move > 0 or f.standard > 0
+    return _slot(enc.fighters[st.actor], "move") is not None
 
 
 @guard("minor-action-used",
@@ -136,8 +145,7 @@ def move_slot(enc, st):
        ok='{actor} still has a minor action this turn, or an action to take as one')
 def minor_slot(enc, st):
     """A minor action is left, or a move or standard action to take in its place."""
-    f = enc.fighters[st.actor]
-    return f.minor > 0 or f.move > 0 or f.standard > 0
+    return _slot(enc.fighters[st.actor], "minor") is not None
 
 
 @guard("free-action-limit",
@@ -239,7 +247,7 @@ def window_survives(enc, st):
             and (st.kind in TURN_ACTIONS or st.kind == "end-turn"))
 
 
-@timing("the top frame is not already marked to stay open")
+@timing("the top frame is not already marked to stay open", once=True)
 def not_kept(enc, st):
     """The top frame is not already marked to stay open."""
     return not enc.stack[-1].kept
@@ -256,24 +264,19 @@ def spend_standard(enc, st):
     _f(enc, st).standard -= 1
 
 
+def _spend(f, kind) -> None:
+    slot = _slot(f, kind) or "standard"
+    setattr(f, slot, getattr(f, slot) - 1)
+
+
 def spend_move(enc, st):
     """Spend the move action, or the standard action taken in its place."""
-    f = _f(enc, st)
-    if f.move > 0:
-        f.move -= 1
-    else:
-        f.standard -= 1
+    _spend(_f(enc, st), "move")
 
 
 def spend_minor(enc, st):
     """Spend the minor action, or a move or standard action taken in its place."""
-    f = _f(enc, st)
-    if f.minor > 0:
-        f.minor -= 1
-    elif f.move > 0:
-        f.move -= 1
-    else:
-        f.standard -= 1
+    _spend(_f(enc, st), "minor")
 
 
 def count_free(enc, st):

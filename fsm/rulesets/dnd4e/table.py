@@ -1,6 +1,6 @@
 """The D&D 4e table: every row of this ruleset, each guard with the rule ids
 it enforces on that row (spec/rules.yaml), in the order the machine tries
-them. Rows shared with every ruleset come from ``common``."""
+them. Rows shared with every ruleset come from ``shared``."""
 
 from __future__ import annotations
 
@@ -96,20 +96,18 @@ _ENTRIES = [
         rules="4E-REACTION-NEXT", not_kept=(),
         window_survives=("4E-REACTION-NEXT", "4E-REACTION-WINDOW")),
     *shared.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
-                  resolve=(fx.interrupt_takes_hold, sc.scene_makes_lost, fx.ready_takes_hold,
-                           fx.readied_moves_initiative, fx.owner_moves_on),
-                  next_part_effects=(fx.close_part_window_if_strict,),
-                  resolve_rules=("4E-SCENE-LOSS",)),
+                       resolve=(fx.interrupt_takes_hold, sc.scene_makes_lost, fx.ready_takes_hold,
+                                fx.readied_moves_initiative, fx.owner_moves_on),
+                       next_part_effects=(fx.close_part_window_if_strict,),
+                       resolve_rules=("4E-SCENE-LOSS",)),
     shared.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",
-                    ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
+                         ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
 ]
 
 ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *shared.nothing_to_answer(ROWS, fx.ANSWERS),
-    *(refuse(kind, TRIGGERED, own_turn=rule, no_action_pending="4E-ONE-AT-A-TIME")
-      for kind, rule in (("standard", "4E-STANDARD-OWN-TURN"), ("move", "4E-MOVE"),
-                         ("minor", "4E-MINOR"), ("ready", "4E-READY-COST"))),
-    refuse("end-turn", TRIGGERED, own_turn="4E-ONE-AT-A-TIME",
-           no_action_pending="4E-ONE-AT-A-TIME"),
+    *shared.off_turn_refusals({"standard": "4E-STANDARD-OWN-TURN", "move": "4E-MOVE",
+                               "minor": "4E-MINOR", "ready": "4E-READY-COST"},
+                              "4E-ONE-AT-A-TIME", end_turn="4E-ONE-AT-A-TIME"),
 )

@@ -1,10 +1,10 @@
 """The D&D 5e table: every row of this ruleset, each guard with the rule ids
 it enforces on that row (spec/rules.yaml), in the order the machine tries
-them. Rows shared with every ruleset come from ``common``."""
+them. Rows shared with every ruleset come from ``shared``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED)
+from ...engine.rows import ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED
 from .. import common as c
 from .. import shared
 from . import limits as fx
@@ -78,16 +78,17 @@ _ENTRIES = [
         own_turn="5E-OWN-TURN"),
     # an event may break its actor's Concentration (a readied spell dissipates)
     *shared.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
-                  next_part_effects=(c.close_part_window,), resolve_rules=("5E-CONTINUE-TURN",),
-                  event=(fx.break_concentration,), event_rules=("5E-READY-SPELL",)),
+                       next_part_effects=(c.close_part_window,),
+                       resolve_rules=("5E-CONTINUE-TURN",),
+                       event=(fx.break_concentration,), event_rules=("5E-READY-SPELL",)),
     shared.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
-                    ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
+                         ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
 ]
 
 ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *shared.nothing_to_answer(ROWS, fx.ANSWERS),
-    *(refuse(kind, TRIGGERED, **_TURN) for kind in ("action", "dash", "disengage", "ready",
-                                                     "bonus")),
-    refuse("end-turn", TRIGGERED, **_TURN),
+    *shared.off_turn_refusals(dict.fromkeys(("action", "dash", "disengage", "ready", "bonus"),
+                                            "5E-OWN-TURN"),
+                              "5E-ONE-AT-A-TIME", end_turn="5E-OWN-TURN"),
 )

@@ -37,6 +37,12 @@ def actions_available(enc, st):
     return enc.fighters[st.actor].actions >= st.cost
 
 
+def reactions_budgeted(options) -> bool:
+    """Whether reactions count against a budget: in an encounter, and outside
+    one when option ``exploration_reactions`` says they count as in one."""
+    return options["mode"] == "encounter" or options["exploration_reactions"] == "encounter"
+
+
 @guard("reaction-used-this-round",
        "{actor} has {reactions} reaction(s) left until the start of its next turn",
        gm="gm-exploration", seen=_fighter_seen,

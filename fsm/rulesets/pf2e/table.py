@@ -1,10 +1,10 @@
 """The Pathfinder 2e table: every row of this ruleset, each guard with the
 rule ids it enforces on that row (spec/rules.yaml), in the order the machine
-tries them. Rows shared with every ruleset come from ``common``."""
+tries them. Rows shared with every ruleset come from ``shared``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED)
+from ...engine.rows import ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED
 from .. import common as c
 from .. import shared
 from . import limits as fx
@@ -55,16 +55,15 @@ _ENTRIES = [
     row("end-turn", [ACTING], PHASE_END, c.close_turn,
         rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
     *shared.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
-                  next_part_effects=(c.close_part_window,)),
+                       next_part_effects=(c.close_part_window,)),
     shared.next_turn_row(fx.refresh_budgets, "PF2-TURN-MOMENTS",
-                    ("PF2-THREE-ACTIONS", "PF2-REACTION-ONE", "PF2-TURN-TRIGGERS")),
+                         ("PF2-THREE-ACTIONS", "PF2-REACTION-ONE", "PF2-TURN-TRIGGERS")),
 ]
 
 ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *shared.nothing_to_answer(ROWS, fx.ANSWERS),
-    *(refuse(kind, TRIGGERED, own_turn=rule, no_action_pending="PF2-SEQUENCE")
-      for kind, rule in (("action", "PF2-OWN-TURN"), ("activity", "PF2-OWN-TURN"),
-                         ("free", "PF2-UNTRIGGERED-FREE"))),
-    refuse("end-turn", TRIGGERED, own_turn="PF2-SEQUENCE", no_action_pending="PF2-SEQUENCE"),
+    *shared.off_turn_refusals({"action": "PF2-OWN-TURN", "activity": "PF2-OWN-TURN",
+                               "free": "PF2-UNTRIGGERED-FREE"},
+                              "PF2-SEQUENCE", end_turn="PF2-SEQUENCE"),
 )

@@ -45,8 +45,7 @@ def watch(w, enc, data, verdict, tallies, answers):
     kind, actor = data["do"], data.get("actor")
     problem = None
     i = w.index.get(actor)
-    budgeted = (enc.options["mode"] == "encounter"
-                or enc.options["exploration_reactions"] == "encounter")
+    budgeted = fx.reactions_budgeted(enc.options)
     if kind == "reaction" and budgeted:
         react[i] += 1
         most = enc.fighters[actor].reactions_max
