@@ -65,16 +65,17 @@ def test_no_module_outside_the_rulesets_names_a_ruleset(path):
 
 
 def test_the_scan_would_notice_a_ruleset_name(tmp_path):
-    """The scan above finds a ruleset name, a specific kind and a rule id in
-    code, and ignores them in a docstring."""
+    """The scan above finds a ruleset name, a specific kind, a rule id and a
+    word of a ruleset's scene in code, and ignores them in a docstring."""
     name = next(iter(RULESETS))
     rs = RULESETS[name]
     kind = sorted(set(rs.table.player_steps) - set.intersection(
         *[set(r.table.player_steps) for r in RULESETS.values()]))[0]
+    word = next(w for w in rs.scene.attack_kinds if w not in ENGINE_STEPS + MACHINE_STEPS)
     sample = tmp_path / "sample.py"
-    sample.write_text(f'"""{name} {kind}"""\nA = "{name}"\nB = ["{kind}"]\n'
-                      f'C = "{rs.rule_prefix}-X"\n', encoding="utf-8")
-    assert sorted(line for line, _ in _named(sample)) == [2, 3, 4]
+    sample.write_text(f'"""{name} {kind} {word}"""\nA = "{name}"\nB = ["{kind}"]\n'
+                      f'C = "{rs.rule_prefix}-X"\nD = ("{word}",)\n', encoding="utf-8")
+    assert sorted(line for line, _ in _named(sample)) == [2, 3, 4, 5]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))

@@ -27,6 +27,30 @@ EVENT = "event"
 TURN_KINDS = frozenset({TURN_START, TURN_END})
 
 
+# What a frame keeps of the step that made it, each with its value when no step
+# gave it (a turn's moment, say). A parsed step (fsm.engine.steps.Step) has the
+# same attributes with the same defaults, and push_frame copies them: a field
+# the frame carries is declared here once.
+CARRIED = {
+    "parts": 1,              # the pieces a reaction may fall between
+    "provokes": (),          # whom it provokes, as stated
+    "labels": ("",),         # the trigger labels it presents
+    "cost": 0,               # the actions it costs
+    "moving": False,         # a move: a reaction may break into it
+    "name": None,
+    # The scene (fsm.engine.scene): the squares entered, one per part; whether
+    # it is a shift; the kind of attack and its targets.
+    "path": (),
+    "shift": False,
+    "attack": None,
+    "targets": (),
+    # How a path moves its owner when it is not the owner's own movement (an
+    # event's path: its ruleset's forced kinds)
+    "forced": None,
+    "flags": frozenset(),    # the true/false fields of its step (a spell, say)
+}
+
+
 class Frame:
     """One entry of the action stack: an action, a response or an event.
 
@@ -36,32 +60,23 @@ class Frame:
     """
 
     __slots__ = (
-        "id", "owner", "kind", "response", "parts", "done", "phase", "outcome",
-        "provokes", "labels", "parent", "turn", "cost", "interrupted", "moving",
-        "name", "closed", "step", "readies", "window_part", "kept", "closed_by",
-        "path", "shift", "attack", "targets", "start", "forced", "flags",
+        "id", "owner", "kind", "response", "done", "phase", "outcome", "parent", "turn",
+        "interrupted", "closed", "step", "readies", "window_part", "kept", "closed_by",
+        "start", *CARRIED,
     )
 
-    def __init__(self, id, owner, kind, *, response=False, parts=1, provokes=(),
-                 labels=("",), parent=None, turn=0, cost=0, moving=False,
-                 name=None, step=0, phase=PENDING, path=(), shift=False, attack=None,
-                 targets=(), start=None, forced=None, flags=frozenset()):
+    def __init__(self, id, owner, kind, *, response=False, parent=None, turn=0, step=0,
+                 phase=PENDING, start=None, **carried):
         self.id = id
         self.owner = owner
         self.kind = kind
         self.response = response
-        self.parts = parts
         self.done = 0
         self.phase = phase
         self.outcome = None
-        self.provokes = provokes
-        self.labels = labels
         self.parent = parent
         self.turn = turn
-        self.cost = cost
         self.interrupted = False
-        self.moving = moving
-        self.name = name
         self.closed = False
         self.step = step
         self.readies = None
@@ -72,18 +87,11 @@ class Frame:
         self.kept = False
         # Who closed its window, and with which step: (step number, words).
         self.closed_by = None
-        # The scene (fsm.engine.scene): the squares entered, one per part, from
-        # ``start``; whether it is a shift; the kind of attack and its targets.
-        self.path = path
-        self.shift = shift
-        self.attack = attack
-        self.targets = targets
-        self.start = start
-        # How a path moves its owner when it is not the owner's own movement:
-        # push, pull, slide or teleport (an event's path)
-        self.forced = forced
-        # The true/false fields of its step (its ruleset's step spec: a spell, say)
-        self.flags = flags
+        self.start = start          # where its path starts
+        for name, default in CARRIED.items():
+            setattr(self, name, carried.pop(name, default))
+        if carried:
+            raise TypeError(f"a frame carries no {', '.join(sorted(carried))}")
 
     @property
     def between_parts(self) -> bool:

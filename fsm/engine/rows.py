@@ -108,7 +108,11 @@ class Guards:
     """The guards one ruleset's rows may name: the :class:`Guard` values of the
     given modules (or the values themselves), by name. Two different guards of
     one name are an error here, when the book is made, never a silent
-    replacement; another ruleset's book is not touched."""
+    replacement; another ruleset's book is not touched. Rows name guards by
+    keyword so that a table reads as the rules do; a name no guard of the
+    book has is a :class:`~fsm.errors.TableError` when the row is written.
+    (A static tool that follows names, not keywords, sees these guards as
+    unused; the table's tests, ``fsm spec check`` and the mutants see each.)"""
 
     def __init__(self, *sources):
         self.by_name: dict[str, Guard] = {}

@@ -8,7 +8,7 @@ import re
 
 from ..errors import StepError
 from . import scene
-from .frames import TURN_END
+from .frames import CARRIED, TURN_END
 from .guard import Outcomes
 from .rows import END_TURN
 
@@ -16,35 +16,36 @@ MOMENTS = ("turn-start", "turn-end")
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
 
-# The fields every step may have, as JSON Schema (spec/vector.schema.json is
-# generated from these and the rulesets' step specs; parse() below reads them).
+# The fields every step may have, as JSON Schema, in the order the schema lists
+# them; ``True``: only a step that puts a frame on the stack takes it (not a
+# stack move nor end-turn). spec/vector.schema.json is generated from these and
+# the rulesets' step specs; parse() below reads them.
 _COUNT = {"type": "integer", "minimum": COUNT_RANGE[0], "maximum": COUNT_RANGE[1]}
-FIELD_SCHEMAS = {
-    "do": {"type": "string"},
-    "actor": {"type": ["string", "null"]},       # null: as if absent (T-ERRORS)
-    "id": {"type": "string", "minLength": 1, "not": {"enum": list(MOMENTS)}},
-    "to": {"type": ["string", "null"]},
-    "on": {"type": "string"},
-    "name": {"type": ["string", "null"]},
-    "comment": {"type": "string"},
-    "squares": _COUNT,
-    "attacks": _COUNT,
-    "parts": _COUNT,
-    "provokes": {"type": "array", "items": {"type": "string"}},
-    "triggers": {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 1},
-    "ruling": {"enum": ["allow", "deny"]},
-    "path": {"type": "array", "minItems": 1, "maxItems": 100,
-             "items": {"$ref": "#/$defs/square"}},
-    "shift": {"type": "boolean"},
-    "attack": {"type": "string"},     # the values of these two are the ruleset's
-    "forced": {"type": "string"},     # (SceneWords; the schema lists them)
-    "targets": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-    "expect": {"$ref": "#/$defs/expect"},
-}
+_FIELDS = (
+    ("do", {"type": "string"}, False),
+    ("actor", {"type": ["string", "null"]}, False),       # null: as if absent (T-ERRORS)
+    ("id", {"type": "string", "minLength": 1, "not": {"enum": list(MOMENTS)}}, False),
+    ("to", {"type": ["string", "null"]}, False),
+    ("on", {"type": "string"}, False),
+    ("name", {"type": ["string", "null"]}, False),
+    ("comment", {"type": "string"}, False),
+    ("squares", _COUNT, True),
+    ("attacks", _COUNT, True),
+    ("parts", _COUNT, True),
+    ("provokes", {"type": "array", "items": {"type": "string"}}, True),
+    ("triggers", {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 1}, True),
+    ("ruling", {"enum": ["allow", "deny"]}, False),
+    ("path", {"type": "array", "minItems": 1, "maxItems": 100,
+              "items": {"$ref": "#/$defs/square"}}, True),
+    ("shift", {"type": "boolean"}, True),
+    ("attack", {"type": "string"}, True),   # the values of these two are the ruleset's
+    ("forced", {"type": "string"}, True),   # (SceneWords; the schema lists them)
+    ("targets", {"type": "array", "items": {"type": "string"}, "minItems": 1}, True),
+    ("expect", {"$ref": "#/$defs/expect"}, False),
+)
+FIELD_SCHEMAS = {name: schema for name, schema, _ in _FIELDS}
 COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
-# What only a step that puts a frame on the stack takes: not a stack move nor end-turn
-FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
-                "attack", "targets", "forced")
+FRAME_FIELDS = tuple(name for name, _, framed in _FIELDS if framed)
 COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
 TEXT_SCHEMA = {"type": ["string", "null"]}
 FLAG_SCHEMA = {"type": "boolean"}
@@ -65,12 +66,12 @@ def suggest(word, known) -> str:
 
 
 class Step:
-    """A parsed step, as the guards and effects see it."""
+    """A parsed step, as the guards and effects see it. What the frame it
+    makes will carry (:data:`fsm.engine.frames.CARRIED`) starts at the same
+    defaults."""
 
-    __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "parts", "moving",
-                 "provokes", "labels", "on", "cost", "name", "fid", "ruling", "text",
-                 "responding", "path", "shift", "attack", "targets", "provokes_stated",
-                 "next_turn", "forced", "flags", "outcomes")
+    __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "on", "fid", "ruling",
+                 "text", "responding", "provokes_stated", "next_turn", "outcomes", *CARRIED)
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -79,26 +80,16 @@ class Step:
         self.actor = None
         self.to = None
         self.target = None
-        self.parts = 1
-        self.moving = False
-        self.provokes = ()
-        self.labels = ("",)
         self.on = ""
-        self.cost = 0
-        self.name = None
         self.fid = f"s{index}"
         self.ruling = "allow"
         self.text = {}             # the free-text fields of the step's spec
         self.responding = responding
-        self.path = ()             # the scene (fsm.engine.scene)
-        self.shift = False
-        self.attack = None
-        self.targets = ()
         self.provokes_stated = False
         self.next_turn = False     # it answers the turn-start moment of the turn to come
-        self.forced = None         # an event's path that is no movement of its own
-        self.flags = frozenset()   # the step spec's true/false fields given as true
         self.outcomes = Outcomes()  # what its guards said (fsm.engine.guard.judge)
+        for name, default in CARRIED.items():
+            setattr(self, name, default)
 
 
 def makes_frame(ruleset, kind: str) -> bool:

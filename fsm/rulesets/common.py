@@ -9,7 +9,8 @@ adds its own rows, budgets and limits.
 
 from __future__ import annotations
 
-from ..engine.frames import DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame
+from ..engine.frames import (CARRIED, DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
+                             TURN_START, Frame)
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
 
@@ -220,12 +221,10 @@ def push_frame(enc, st):
     """Put the declared action (or answer, or event) on the stack, pending."""
     enc.push(Frame(st.fid, st.actor, st.kind,
                    response=st.target is not None and st.responding,
-                   parts=st.parts, provokes=st.provokes, labels=st.labels,
                    parent=st.target.id if (st.responding and st.target is not None) else None,
-                   turn=enc.turn_serial, cost=st.cost, moving=st.moving, name=st.name,
-                   step=st.index, path=st.path, shift=st.shift, attack=st.attack,
-                   targets=st.targets, forced=st.forced, flags=st.flags,
-                   start=enc.fighters[st.actor].at if st.path else None))
+                   turn=enc.turn_serial, step=st.index,
+                   start=enc.fighters[st.actor].at if st.path else None,
+                   **{name: getattr(st, name) for name in CARRIED}))
     enc.note(st, enc.stack[-1], "declared")
 
 
