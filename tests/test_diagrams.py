@@ -247,6 +247,16 @@ def test_the_sequence_shows_windows_and_refused_answers():
     assert re.search(r"c3-xc1: 7 · reaction .* ✗ trigger-passed", text)
 
 
+def test_the_sequence_opens_with_the_first_turns_owner_though_initiative_moved():
+    """A readied action moves Ayla's place in the initiative; the picture still
+    opens with her turn, the first one, not with who leads the order at the end."""
+    replay, trace = D.trace_scenario(SCENARIOS / "4e-readied-action-moves-initiative.json")
+    assert replay.encounter.order[0] != "ayla"
+    text = D.sequence_diagram(replay, trace)
+    banners = re.findall(r"round \d+ · (\w+)'s turn starts", text)
+    assert banners[:3] == ["ayla", "bob", "orc"]
+
+
 def test_the_sequence_bands_a_disrupted_action():
     """A disrupted frame is shown in a red band, and its lane's activation ends."""
     replay, trace = D.trace_scenario(SCENARIOS / "pf2-disrupted-spell.json")

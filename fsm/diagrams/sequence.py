@@ -52,7 +52,9 @@ def sequence_rows(replay: Replay, trace: Trace) -> list:
     lanes = _lanes(replay)
     rows = [(0, f"  participant {alias} as {mermaid_text(_lane_title(enc, cid))}")
             for cid, alias in lanes.alias.items()]
-    first = enc.order[0]
+    # the first turn's owner: the initiative as it was then, not as it ended
+    # (a readied action may have moved someone ahead since)
+    first = (enc.turn_of(1) or (1, next(iter(lanes.alias))))[1]
     rows.append((0, f"  Note over {lanes.all()}: round 1 · {mermaid_text(first)}'s turn starts"))
     shown = None
     for result in replay.results:
