@@ -298,3 +298,20 @@ def test_bad_diagram_usage_exits_2_with_one_line(argv, capsys, monkeypatch):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_machine_edges_speak_in_words_with_the_guard_names_as_tooltips(ruleset):
+    """A machine row's edge says when it fires in words; its guards' names
+    are no part of the label, only of its tooltip."""
+    svg = (ROOT / "diagrams" / f"{ruleset}-overview.svg").read_text(encoding="utf-8")
+    labels = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    tips = " ".join(re.findall(r'xlink:title="([^"]*)"', svg))
+    rows = [r for r in RULESETS[ruleset].rows if r.by == T.MACHINE]
+    for r in rows:
+        for g, _ in r.guards:
+            assert g.name not in labels, (r.step, g.name)
+            assert g.name in tips, (r.step, g.name)
+        timing = [g for g, _ in r.guards if g.routing and not (g.structural or g.once)]
+        for g in timing:
+            assert g.says.replace("'", "&#39;") in labels or g.says in labels, g.says

@@ -10,7 +10,7 @@ import graphviz
 
 from ..engine.rows import ACTING, MACHINE, STATES, TRIGGERED
 from .model import (BOX, CLUSTER, FADED, FILL, FONT, INK, MACHINE_INK, PATH_INK, PHASE_NOTES,
-                    RULE_INK, guard_count, steps_text)
+                    RULE_INK, guard_count, guard_names, machine_words, steps_text)
 
 
 def dot_source(pic) -> str:
@@ -50,7 +50,8 @@ def _add_direct(pic, group, container) -> None:
     # in the windows view, edges crowd the loop's right side: its label goes above
     loop = group.tail == group.dest and pic.view == "windows"
     place = "xlabel" if loop else "label"
-    container.edge(group.tail, group.dest, **{place: _edge_label(pic, group)},
+    tips = {"labeltooltip": guard_names(r for _, r in group.rows)} if group.machine else {}
+    container.edge(group.tail, group.dest, **{place: _edge_label(pic, group)}, **tips,
                    **_edge_style(group, taken, pic.trace is not None))
 
 
@@ -123,8 +124,8 @@ def _step_line(row, count_ink=RULE_INK, taken=()) -> str:
     if taken:
         name = f'<FONT COLOR="{PATH_INK}">{name}</FONT>'
     if row.by == MACHINE:
-        guards = " ".join(g.name for g, _ in row.guards)
-        text = f"{name} if {_esc(guards)}" if guards else name
+        words = machine_words(row)
+        text = name + _esc(words[len(row.step):])
     else:
         text = f"<B>{name}</B>"
         count = guard_count(row)

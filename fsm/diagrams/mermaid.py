@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..engine.rows import ACTING, MACHINE, PHASE_END, PHASE_START, STATES, TRIGGERED
 from .model import (BOX, FADED, FILL, INK, PATH_INK, PHASE_NOTES, guard_count, guard_label,
-                    steps_text)
+                    machine_words, steps_text)
 
 
 def mermaid_source(pic) -> str:
@@ -75,8 +75,7 @@ def _mermaid_styles() -> list:
 
 def _mermaid_step(row, taken=()) -> str:
     if row.by == MACHINE:
-        guards = " ".join(g.name for g, _ in row.guards)
-        text = f"(machine) {row.step}" + (f" if {guards}" if guards else "")
+        text = f"(machine) {machine_words(row)}"
     else:
         count = guard_count(row)
         text = f"{row.step} ({count})" if count else row.step

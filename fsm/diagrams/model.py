@@ -119,6 +119,21 @@ def group_rows(indexed_rows) -> list:
             for n, ((tail, dest, by), rows) in enumerate(groups.items(), 1)]
 
 
+def machine_words(row) -> str:
+    """A machine row in words: its step, and when it fires (what its timing
+    guards decide; the guards that only pick the destination or keep the row
+    from firing twice say nothing, the edge shows where it goes)."""
+    says = [g.says for g, _ in row.guards if g.routing and not (g.structural or g.once)
+            and g.says]
+    return f"{row.step} when {' and '.join(says)}" if says else row.step
+
+
+def guard_names(rows) -> str:
+    """The guards of ``rows`` by name, for a tooltip (the words are the label)."""
+    names = [f"{r.step}: {' '.join(g.name for g, _ in r.guards)}" for r in rows if r.guards]
+    return "; ".join(names)
+
+
 def guard_label(g, rules) -> str:
     return f"{g.name} ({', '.join(rules)})" if rules else g.name
 

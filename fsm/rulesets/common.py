@@ -148,7 +148,7 @@ def _turn_ended(enc) -> bool:
     return bool(enc.stack) and enc.stack[0].kind == TURN_END
 
 
-@timing("the step moves play past the finished frame on top")
+@timing("play moves past the finished frame")
 def play_moves_past(enc, st):
     """T-LEAVE: a finished frame leaves the top of the stack before a step that
     acts beneath it (resolve, continue, lose, disrupt), answers a trigger other
@@ -168,14 +168,14 @@ def play_moves_past(enc, st):
     return _turn_ended(enc)
 
 
-@timing("the turn's owner moves on from the turn-start moment")
+@timing("its owner moves on from the turn's start")
 def turn_start_passes(enc, st):
     """T-TURN-START: the turn-start moment passes when the turn's owner takes
     its first untriggered action or ends its turn."""
     return _untriggered(enc, st) and st.actor == enc.active
 
 
-@timing("a step that answers nothing, or answers the next turn's start, starts it")
+@timing("the coming step answers nothing, or the next turn's start")
 def turn_end_passes(enc, st):
     """T-NEXT-TURN: after the turn has ended, the first step that is not an
     answer to a trigger, or that answers the next turn's turn-start moment,

@@ -234,7 +234,7 @@ def interrupted(enc, st):
     return st.target.interrupted
 
 
-@timing("the finished frame's window stays open off the stack")
+@timing("its window stays open off the stack")
 def window_survives(enc, st):
     """T-CUT-IN (option reaction_window: interrupts-next): when the triggering
     combatant goes on with an untriggered step, its finished frame leaves the
