@@ -3,6 +3,7 @@ sentence of the texts unless asked, and work in a real browser (headless
 Chromium through Selenium): every page loads with no console error and no
 broken link, and the step-through follows the machine."""
 
+import html
 import json
 import os
 import re
@@ -13,6 +14,7 @@ from urllib.parse import urldefrag
 import pytest
 
 from fsm.cli import main
+from fsm.rulesets import RULESETS
 from fsm.scenario import build, load, replay
 
 from conftest import console_errors
@@ -239,3 +241,31 @@ def test_a_note_over_one_lane_grows_to_hold_its_words():
     assert words in drawn and "…" not in drawn
     drawn = sequence_svg(lanes + [(6, "Note over c1: " + "x" * 200)])
     assert "…" in drawn
+
+
+def test_no_page_is_wider_than_a_400px_screen(site, browser):
+    """On a 400 px wide screen no page scrolls sideways: wide tables scroll
+    inside themselves, long ids wrap, pictures shrink or scroll in their box."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 400, "height": 900, "deviceScaleFactor": 1,
+                             "mobile": False})
+    try:
+        wide = []
+        for page in sorted(site.rglob("*.html")):
+            browser.get(page.as_uri())
+            width, view = browser.execute_script(
+                "return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert view == 400
+            if width > view:
+                wide.append((str(page.relative_to(site)), width))
+        assert wide == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_home_page_names_every_ruleset(site):
+    """The home page's first sentence names every ruleset the machine serves."""
+    text = (site / "index.html").read_text(encoding="utf-8")
+    first = re.search(r"<p>The reference machine[^<]*</p>", text).group(0)
+    for rs in RULESETS.values():
+        assert html.escape(rs.title) in first, rs.name

@@ -293,3 +293,22 @@ def test_no_sentence_of_the_texts_is_in_the_live_checker(live_site):
         sentence = text[s["start"]:s["end"]].strip() if text else ""
         if len(sentence.split()) >= 4:
             assert sentence not in carried, s["id"]
+
+
+def test_the_live_page_fits_a_400px_screen_before_and_after_a_check(served, browser):
+    """On a 400 px wide screen the live checker does not scroll sideways,
+    neither empty nor with a scenario's verdicts shown."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 400, "height": 900, "deviceScaleFactor": 1,
+                             "mobile": False})
+    width = "return [document.documentElement.scrollWidth, window.innerWidth]"
+    try:
+        _ready(browser, served)
+        scrolled, view = browser.execute_script(width)
+        assert view == 400 and scrolled <= view, scrolled
+        path = next(p for p in SCENARIOS if "reaction-between-attack-rolls" in p.name)
+        _paste_and_check(browser, path.read_text(encoding="utf-8"))
+        scrolled, view = browser.execute_script(width)
+        assert view == 400 and scrolled <= view, scrolled
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -80,8 +80,9 @@ def _home(spec, scenarios, live=False) -> str:
             rows.append((esc(RULESETS[doc["ruleset"]].title), esc(doc["question"]),
                          esc(doc.get("answer", "")),
                          f'<a href="scenario/{esc(path.stem)}.html">step through</a>'))
-    parts = ["<p>The reference machine for triggered actions in tabletop combat (D&amp;D 4e, "
-             "Pathfinder 2e): every step of a situation gets a verdict, with the rules "
+    games = ", ".join(esc(rs.title) for rs in RULESETS.values())
+    parts = [f"<p>The reference machine for triggered actions in tabletop combat ({games}): "
+             "every step of a situation gets a verdict, with the rules "
              "behind it. Each question below is a scenario the machine replays; step "
              "through it to see the verdicts, the stack and the machine's phase.</p>",
              *(['<p><a href="live/index.html">The live checker</a>: paste a scenario '

@@ -83,6 +83,11 @@ main { padding: 0 1rem 2rem; max-width: 72rem; }
 a { color: #1d4f91; }
 a:focus, button:focus { outline: 3px solid var(--lit); outline-offset: 2px; }
 table { border-collapse: collapse; margin: .8rem 0; }
+/* on a narrow screen a wide table scrolls inside itself; long ids and code wrap */
+table { display: block; max-width: 100%; overflow-x: auto; }
+body { overflow-wrap: break-word; }
+td code, li code, p code { overflow-wrap: anywhere; }
+main > svg, .panel svg { max-width: 100%; height: auto; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; text-align: left; }
 th { background: var(--soft); }
 code { font-size: .95em; }
@@ -101,6 +106,7 @@ tr.current { outline: 3px solid var(--lit); }
 .sequence g.later { display: none; }
 .sequence .seq-refused { fill: var(--no); font-style: italic; }
 textarea { font-family: ui-monospace, monospace; max-width: 100%; }
+@media (max-width: 40rem) { main { padding: 0 .6rem 2rem; } nav { padding: .5rem .6rem; } }
 @media print { nav, .controls { display: none; } }
 """
 
