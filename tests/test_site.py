@@ -232,7 +232,7 @@ def test_a_scenario_page_shows_the_options_its_verdicts_rest_on():
 
 def test_a_note_over_one_lane_grows_to_hold_its_words():
     """A long note over one combatant's lane covers its neighbours' lanes
-    rather than cut its words; one longer than every lane is still cut."""
+    rather than cut its words; one longer than every lane widens the picture."""
     from fsm.site.sequence_svg import sequence_svg
     lanes = [(0, "participant c1 as orc"), (0, "participant c2 as ayla"),
              (0, "participant c3 as bob")]
@@ -240,7 +240,9 @@ def test_a_note_over_one_lane_grows_to_hold_its_words():
     drawn = sequence_svg(lanes + [(6, f"Note over c1: {words}")])
     assert words in drawn and "…" not in drawn
     drawn = sequence_svg(lanes + [(6, "Note over c1: " + "x" * 200)])
-    assert "…" in drawn
+    assert "x" * 200 in drawn and "…" not in drawn
+    width = int(re.search(r'<svg[^>]* width="(\d+)"', drawn).group(1))
+    assert width >= 200 * 7 > 3 * 210 + 20
 
 
 def test_no_page_is_wider_than_a_400px_screen(site, browser):
@@ -269,3 +271,20 @@ def test_the_home_page_names_every_ruleset(site):
     first = re.search(r"<p>The reference machine[^<]*</p>", text).group(0)
     for rs in RULESETS.values():
         assert html.escape(rs.title) in first, rs.name
+
+
+def test_scenario_pages_name_phases_in_words_not_ids(site, browser):
+    """A scenario page's table and its step panel say where the machine is in
+    words; the phase ids stay in tooltips and in the page's data."""
+    from fsm.engine.rows import STATES
+    from selenium.webdriver.common.by import By
+
+    page = site / "scenario" / "4e-reaction-between-attack-rolls.html"
+    browser.get(page.as_uri())
+    for _ in range(3):
+        browser.find_element(By.ID, "next").click()
+        shown = browser.find_element(By.ID, "step-panel").text
+        table = browser.find_element(By.CSS_SELECTOR, "table").text
+        for phase in STATES:
+            assert phase not in shown and phase not in table, phase
+    assert "Now: a trigger" in shown

@@ -121,7 +121,7 @@ def step_panel() -> str:
             '<p>Rules cited: <span data-field="rules"></span></p>\n'
             '<p>Why: <span data-field="explain"></span></p>\n'
             '<p class="failures" data-field="failures"></p>\n'
-            '<p>Phase: <code data-field="phase"></code>; stack (top last): '
+            '<p>Now: <span data-field="phase"></span>; stack (top last): '
             '<span data-field="stack"></span></p>\n'
             '<p>Budgets: <span data-field="budgets"></span></p>\n</div>')
 
@@ -162,7 +162,7 @@ STEP_SCRIPT = """
     field('rules', s.rules.join(', '));
     field('explain', s.explain);
     field('failures', s.failures.length ? 'Expected, and not so: ' + s.failures.join('; ') : '');
-    field('phase', s.phase);
+    field('phase', s.now || s.phase);
     field('stack', s.stack.join(' \\u2190 ') || 'empty');
     field('budgets', s.budgets);
     light(st.svg, 'node', [s.phase]);

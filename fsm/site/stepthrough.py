@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from ..diagrams import Picture, render
+from ..diagrams.model import PHASE_NOTES
 from ..report import Citations
 from ..scenario import load_source
 from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, rule_link,
@@ -57,8 +58,9 @@ def scenario_page(path, cites: Citations) -> str:
                             for rid in r["rules"]) if r["verdict"] != "allowed" else \
             " ".join(rule_link(rid, 1) for rid in r["rules"])
         rows.append((f'<a id="step-{n}" href="#step-{n}">{n}</a>', esc(r["what"]), verdict,
-                     cited, esc(r["explain"]), f"<code>{esc(r['phase'])}</code>"))
-    body = table(("step", "what", "verdict", "rules", "why", "phase after"), rows)
+                     cited, esc(r["explain"]),
+                     f'<span title="{esc(r["phase"])}">{esc(PHASE_NOTES[r["phase"]])}</span>'))
+    body = table(("step", "what", "verdict", "rules", "why", "after it"), rows)
     body = body.replace("<tr><td><a id=\"step-", "<tr data-step=\"X\"><td><a id=\"step-")
     for n in range(1, len(records) + 1):
         body = body.replace('<tr data-step="X">', f'<tr data-step="{n}">', 1)

@@ -36,7 +36,7 @@ def trace(doc, path, lines, edges) -> tuple:
     SVG, each of its rows marked with its step), from one replay; ``edges``
     maps :func:`move_key` to the title of the edge that draws it. A step
     that cannot be read raises :class:`~fsm.errors.InputError`."""
-    from ..diagrams.model import trace_document
+    from ..diagrams.model import PHASE_NOTES, trace_document
     from ..diagrams.sequence import sequence_rows
     from .sequence_svg import sequence_svg
 
@@ -53,7 +53,8 @@ def trace(doc, path, lines, edges) -> tuple:
                      "rules": list(v.rules), "explain": why,
                      "failures": result.failures}
         lit = {edges.get(move_key(*m)) for m in fired} - {None}
-        records.append({**entry, "phase": facts["state"], "stack": facts["stack"],
+        records.append({**entry, "phase": facts["state"], "now": PHASE_NOTES[facts["state"]],
+                        "stack": facts["stack"],
                         "budgets": _budgets(facts), "edges": sorted(lit)})
 
     replay, traced = trace_document(doc, path, lines, record)
