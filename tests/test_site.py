@@ -288,3 +288,36 @@ def test_scenario_pages_name_phases_in_words_not_ids(site, browser):
         for phase in STATES:
             assert phase not in shown and phase not in table, phase
     assert "Now: a trigger" in shown
+
+
+# Every text of every SVG of a page whose box, in the picture's own units,
+# runs past its view box: [picture, the text's start, its right edge, the edge]
+_CLIPPED = """
+const out = [];
+for (const svg of document.querySelectorAll('svg')) {
+  const vb = svg.viewBox.baseVal;
+  if (!vb || (!vb.width && !vb.height)) continue;
+  for (const g of svg.querySelectorAll('g.later')) g.classList.remove('later');
+  for (const t of svg.querySelectorAll('text')) {
+    let b; try { b = t.getBBox(); } catch (e) { continue; }
+    if (!b.width) continue;
+    // the text's box in the svg's user space (through its transforms)
+    const m = t.getCTM(), r = svg.getCTM().inverse().multiply(m);
+    const pts = [[b.x, b.y], [b.x + b.width, b.y + b.height]].map(([x, y]) => {
+      const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(r); });
+    const [a, z] = pts;
+    if (a.x < vb.x - 1 || a.y < vb.y - 1 || z.x > vb.x + vb.width + 1 || z.y > vb.y + vb.height + 1)
+      out.push([svg.getAttribute('class'), t.textContent.slice(0, 40), Math.round(z.x), Math.round(vb.x + vb.width)]);
+  }
+}
+return out;"""
+
+
+def test_no_label_of_a_picture_runs_past_its_edge(site, browser):
+    """In every picture of every page (the machine, the sequence with all its
+    rows shown), each text lies inside the picture's view box: none is cut."""
+    clipped = []
+    for page in sorted(site.rglob("*.html")):
+        browser.get(page.as_uri())
+        clipped += [(page.name, *c) for c in browser.execute_script(_CLIPPED)]
+    assert clipped == []
