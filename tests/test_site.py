@@ -321,3 +321,25 @@ def test_no_label_of_a_picture_runs_past_its_edge(site, browser):
         browser.get(page.as_uri())
         clipped += [(page.name, *c) for c in browser.execute_script(_CLIPPED)]
     assert clipped == []
+
+
+def test_a_link_to_a_step_shows_its_panel_and_the_picture(site, browser):
+    """Opening #step-4 of a scenario page scrolls to the step panel, with the
+    machine's picture after it, instead of to the table's row."""
+    page = site / "scenario" / "4e-reaction-between-attack-rolls.html"
+    browser.get(page.as_uri() + "#step-4")
+    top, picture, height = browser.execute_script(
+        "return [document.getElementById('step-panel').getBoundingClientRect().top,"
+        " document.querySelector('svg.machine').getBoundingClientRect().top,"
+        " window.innerHeight]")
+    assert -2 <= top < 50 and picture < height, (top, picture, height)
+    assert "step 4 of" in browser.find_element("id", "step-panel").text
+
+
+def test_a_step_number_in_the_table_shows_that_step(site, browser):
+    """Clicking a step's number in the table shows that step in the panel."""
+    from selenium.webdriver.common.by import By
+    page = site / "scenario" / "4e-reaction-between-attack-rolls.html"
+    browser.get(page.as_uri())
+    browser.find_element(By.CSS_SELECTOR, 'tr[data-step="3"] a').click()
+    assert "step 3 of" in browser.find_element(By.ID, "step-panel").text

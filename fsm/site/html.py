@@ -184,6 +184,7 @@ STEP_SCRIPT = """
     if (e.key === 'ArrowLeft') { show(active, active.current - 1); }
     if (e.key === 'ArrowRight') { show(active, active.current + 1); }
   });
+  window.fsmShow = function (n) { if (active) { show(active, n); } };
   window.fsmSteps = function (data, svg, onShow, first) {
     active = {data: data, svg: svg, onShow: onShow, current: 0};
     panel.hidden = false;
@@ -200,5 +201,13 @@ SCENARIO_SCRIPT = """
   window.fsmSteps(data, document.querySelector('svg.machine'), function (n) {
     if (n > 0) { history.replaceState(null, '', '#step-' + n); }
   }, m ? Number(m[1]) : 0);
+  // a link to step N (#step-N: no element has that id) shows its panel and
+  // the picture after it; a step number in the table links there too
+  function toPanel() { document.getElementById('step-panel').scrollIntoView(); }
+  if (m) { toPanel(); }
+  window.addEventListener('hashchange', function () {
+    var k = /^#step-(\\d+)$/.exec(location.hash);
+    if (k) { window.fsmShow(Number(k[1])); toPanel(); }
+  });
 })();
 """

@@ -57,11 +57,11 @@ def scenario_page(path, cites: Citations) -> str:
         cited = "<br>".join(f"{rule_link(rid, 1)} {esc(cites.statement(rid) or '')}"
                             for rid in r["rules"]) if r["verdict"] != "allowed" else \
             " ".join(rule_link(rid, 1) for rid in r["rules"])
-        rows.append((f'<a id="step-{n}" href="#step-{n}">{n}</a>', esc(r["what"]), verdict,
+        rows.append((f'<a id="row-{n}" href="#step-{n}">{n}</a>', esc(r["what"]), verdict,
                      cited, esc(r["explain"]),
                      f'<span title="{esc(r["phase"])}">{esc(PHASE_NOTES[r["phase"]])}</span>'))
     body = table(("step", "what", "verdict", "rules", "why", "after it"), rows)
-    body = body.replace("<tr><td><a id=\"step-", "<tr data-step=\"X\"><td><a id=\"step-")
+    body = body.replace("<tr><td><a id=\"row-", "<tr data-step=\"X\"><td><a id=\"row-")
     for n in range(1, len(records) + 1):
         body = body.replace('<tr data-step="X">', f'<tr data-step="{n}">', 1)
     parts.append(body)
