@@ -312,3 +312,16 @@ def test_the_live_page_fits_a_400px_screen_before_and_after_a_check(served, brow
         assert view == 400 and scrolled <= view, scrolled
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_rule_ids_of_a_verdict_link_to_their_pages(served, browser, live_site):
+    """Each rule id a verdict cites in the live checker is a link to that
+    rule's page of the site, and the page exists."""
+    _ready(browser, served)
+    path = next(p for p in SCENARIOS if "reaction-between-attack-rolls" in p.name)
+    _paste_and_check(browser, path.read_text(encoding="utf-8"))
+    links = browser.execute_script(
+        "return [...document.querySelectorAll('#verdicts td a')]"
+        ".map(a => [a.textContent, a.getAttribute('href')])")
+    assert links and all(href == f"../rule/{rid}.html" for rid, href in links)
+    assert all((live_site / "rule" / f"{rid}.html").exists() for rid, _ in links)

@@ -225,7 +225,14 @@ function render(answer, encoded, step) {
     cell(tr, String(i + 1));
     cell(tr, s.what);
     cell(tr, s.verdict + (s.reason ? ' (' + s.reason + ')' : ''), 'verdict-' + s.verdict);
-    cell(tr, s.rules.join(', '));
+    const rules = cell(tr, '');              // each rule id a link to its page
+    s.rules.forEach((rid, k) => {
+      if (k) { rules.appendChild(document.createTextNode(', ')); }
+      const link = document.createElement('a');
+      link.href = '../rule/' + encodeURIComponent(rid) + '.html';
+      link.textContent = rid;
+      rules.appendChild(link);
+    });
     cell(tr, s.explain);
     cell(tr, s.failures.join('; '), 'failures');
     body.appendChild(tr);
