@@ -8,9 +8,10 @@ budgets it keeps on each combatant and how it shows them. The tools read the
 rest: how the explorer walks it and what it checks, the mutants that test
 the suite, which texts' readings a divergence must give.
 
-Adding a ruleset is one package here (see ``common.py`` for the rows every
-ruleset shares), imported at the end of this module, plus its spec data and
-tests. A package outside the project adds one through the entry-point group
+Adding a ruleset is one package here (``common.py`` holds the guards and
+effects every ruleset shares, ``shared.py`` the rows and the guard book a
+table is written with), imported at the end of this module, plus its spec
+data and tests; :func:`register` checks what the engine takes for granted. A package outside the project adds one through the entry-point group
 ``fsm.rulesets``: each entry names a :class:`Ruleset` value (or a module that
 calls :func:`register` as it is imported). They are looked for the first time
 a name is asked for that no ruleset here has (:func:`get`), and when the
