@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -95,6 +96,7 @@ class Engine:
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc)
             raise EngineError(f"cannot start {self.command!r}: {why}") from None
+        os.set_blocking(self.proc.stdin.fileno(), False)   # send() waits with select
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=_pump, args=(self.proc.stdout.fileno(),
                                                            self.lines), daemon=True)
@@ -110,25 +112,22 @@ class Engine:
         return hello
 
     def send(self, obj: dict) -> None:
-        data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8")
-        failed: list = []
-        done = threading.Event()
-
-        def write():
+        """Write one message, waiting at most the timeout for the engine to read
+        it (the pipe is non-blocking: no thread per message)."""
+        data = memoryview((json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8"))
+        fd = self.proc.stdin.fileno()
+        deadline = time.monotonic() + self.timeout
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [fd], [], left)[1]:
+                self.kill()
+                raise EngineError(f"the engine did not read its input within {self.timeout:g} s")
             try:
-                self.proc.stdin.write(data)
-                self.proc.stdin.flush()
-            except (OSError, ValueError) as exc:
-                failed.append(exc)
-            finally:
-                done.set()
-
-        threading.Thread(target=write, daemon=True).start()
-        if not done.wait(self.timeout):
-            self.kill()
-            raise EngineError(f"the engine did not read its input within {self.timeout:g} s")
-        if failed:
-            raise EngineError("the engine closed its input (crashed?)")
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError):
+                raise EngineError("the engine closed its input (crashed?)") from None
 
     def receive(self) -> dict:
         deadline = time.monotonic() + self.timeout
