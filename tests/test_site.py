@@ -343,3 +343,21 @@ def test_a_step_number_in_the_table_shows_that_step(site, browser):
     browser.get(page.as_uri())
     browser.find_element(By.CSS_SELECTOR, 'tr[data-step="3"] a').click()
     assert "step 3 of" in browser.find_element(By.ID, "step-panel").text
+
+
+def test_a_scenario_page_gives_its_verdicts_as_markdown_to_copy(site, browser):
+    """Each scenario page holds its verdict table as `fsm check --format
+    markdown` writes it (the committed .md), with a button that copies it."""
+    import html as H
+    from selenium.webdriver.common.by import By
+    for md in sorted((ROOT / "spec" / "scenarios").glob("*.md")):
+        page = (site / "scenario" / f"{md.stem}.html").read_text(encoding="utf-8")
+        held = re.search(r'<textarea id="markdown-text"[^>]*>(.*?)</textarea>', page, re.S)
+        assert held and H.unescape(held.group(1)) == md.read_text(encoding="utf-8"), md.name
+    browser.get((site / "scenario" / "pf2-combat-reflexes-shield-block.html").as_uri())
+    browser.find_element(By.TAG_NAME, "summary").click()
+    browser.find_element(By.ID, "copy-markdown").click()
+    said = browser.find_element(By.ID, "copied").text
+    assert said in ("copied", "selected: press Ctrl+C to copy")
+    assert "react_before_first_turn allow" in \
+        browser.find_element(By.ID, "markdown-text").get_attribute("value")

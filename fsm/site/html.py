@@ -205,6 +205,18 @@ SCENARIO_SCRIPT = """
   // the picture after it; a step number in the table links there too
   function toPanel() { document.getElementById('step-panel').scrollIntoView(); }
   if (m) { toPanel(); }
+  var copy = document.getElementById('copy-markdown');
+  if (copy) {
+    copy.addEventListener('click', function () {
+      var text = document.getElementById('markdown-text');
+      var said = document.getElementById('copied');
+      function done() { said.textContent = 'copied'; }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text.value).then(done, function () {
+          text.select(); said.textContent = 'selected: press Ctrl+C to copy'; });
+      } else { text.select(); said.textContent = 'selected: press Ctrl+C to copy'; }
+    });
+  }
   window.addEventListener('hashchange', function () {
     var k = /^#step-(\\d+)$/.exec(location.hash);
     if (k) { window.fsmShow(Number(k[1])); toPanel(); }

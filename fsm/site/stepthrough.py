@@ -34,6 +34,20 @@ def replay_steps(path) -> tuple:
     return (doc, *trace(doc, path, lines, edge_titles(doc["ruleset"])))
 
 
+def _copy_markdown(doc, path, cites) -> str:
+    """A button that copies the verdict table as Markdown, as ``fsm check
+    --format markdown`` writes it (options and rule statements included), for
+    a forum post; the text sits in the page, so it reads without the script."""
+    from ..report import markdown
+    from ..scenario import build, replay
+    text = markdown(replay(doc, str(path), build(doc, str(path))), cites)
+    return ('<details class="controls"><summary>The verdicts as Markdown</summary>\n'
+            '<p><button type="button" id="copy-markdown">Copy</button> '
+            '<span class="note" id="copied"></span></p>\n'
+            f'<textarea id="markdown-text" rows="8" cols="72" readonly>{esc(text)}</textarea>'
+            '</details>')
+
+
 def scenario_page(path, cites: Citations) -> str:
     doc, start, records, sequence = replay_steps(path)
     title = f"Scenario {doc.get('id')}"
@@ -65,6 +79,7 @@ def scenario_page(path, cites: Citations) -> str:
     for n in range(1, len(records) + 1):
         body = body.replace('<tr data-step="X">', f'<tr data-step="{n}">', 1)
     parts.append(body)
+    parts.append(_copy_markdown(doc, path, cites))
     data = json.dumps({"start": start, "steps": records}, ensure_ascii=False)
     data = data.replace("</", "<\\/")          # no end tag inside the script element
     parts.append(f'<script type="application/json" id="steps-data">{data}</script>')
