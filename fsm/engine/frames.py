@@ -49,6 +49,8 @@ CARRIED = {
     "forced": None,
     "flags": frozenset(),    # the true/false fields of its step (a spell, say)
 }
+CARRIED_DEFAULTS = tuple(CARRIED.values())
+carried_of = attrgetter(*CARRIED)   # a step (or frame) -> its carried values, in order
 
 
 class Frame:
@@ -66,7 +68,7 @@ class Frame:
     )
 
     def __init__(self, id, owner, kind, *, response=False, parent=None, turn=0, step=0,
-                 phase=PENDING, start=None, **carried):
+                 phase=PENDING, start=None, carried=CARRIED_DEFAULTS):
         self.id = id
         self.owner = owner
         self.kind = kind
@@ -88,10 +90,7 @@ class Frame:
         # Who closed its window, and with which step: (step number, words).
         self.closed_by = None
         self.start = start          # where its path starts
-        for name, default in CARRIED.items():
-            setattr(self, name, carried.pop(name, default))
-        if carried:
-            raise TypeError(f"a frame carries no {', '.join(sorted(carried))}")
+        carry(self, carried)        # CARRIED's values, in its order (carried_of)
 
     @property
     def between_parts(self) -> bool:
@@ -181,6 +180,9 @@ def _slot_setter_for(slots):
 
 def _slot_setter(cls):
     return _slot_setter_for(cls.__slots__)
+
+
+carry = _slot_setter_for(tuple(CARRIED))   # (obj, CARRIED's values in order)
 
 
 def _raw_setter_for(slots):

@@ -59,13 +59,17 @@ class Frozen(NamedTuple):
     kept: tuple
 
 
+_new = tuple.__new__   # a record from its values in field order (no keyword parsing:
+                       # a snapshot is taken at every step); tests/test_state.py holds
+                       # each field to its value
+
+
 def moment(enc) -> Moment:
-    return Moment(state=enc.state, round=enc.round, turn_index=enc.turn_index,
-                  turn_serial=enc.turn_serial, turns=len(enc.turns), order=enc.order,
-                  stack=tuple(map(frame_values, enc.stack)), past=len(enc.past_order),
-                  kept=tuple(map(frame_values, enc.kept.values())),
-                  uses=tuple(enc.uses.items()), log=len(enc.log),
-                  outcomes=tuple(map(len, enc._outcomes.values())))
+    return _new(Moment, (enc.state, enc.round, enc.turn_index, enc.turn_serial,
+                         len(enc.turns), enc.order, tuple(map(frame_values, enc.stack)),
+                         len(enc.past_order), tuple(map(frame_values, enc.kept.values())),
+                         tuple(enc.uses.items()), len(enc.log),
+                         tuple(map(len, enc._outcomes.values()))))
 
 
 def capture(enc) -> tuple:
@@ -131,12 +135,12 @@ def freeze(enc) -> Frozen:
     """The encounter's data as immutable values (the machine is not copied);
     of the frames that left the stack, the last one and those kept open."""
     last = enc.past[enc.past_order[-1]] if enc.past_order else None
-    return Frozen(state=enc.state, round=enc.round, turn_index=enc.turn_index,
-                  turn_serial=enc.turn_serial, turns=tuple(enc.turns), order=tuple(enc.order),
-                  stack=tuple(map(frame_values, enc.stack)), uses=tuple(enc.uses.items()),
-                  fighters=tuple(map(fighter_values, enc.fighters.values())),
-                  last=frame_values(last) if last is not None else None,
-                  kept=tuple(map(frame_values, enc.kept.values())))
+    return _new(Frozen, (enc.state, enc.round, enc.turn_index, enc.turn_serial,
+                         tuple(enc.turns), tuple(enc.order), tuple(map(frame_values, enc.stack)),
+                         tuple(enc.uses.items()),
+                         tuple(map(fighter_values, enc.fighters.values())),
+                         frame_values(last) if last is not None else None,
+                         tuple(map(frame_values, enc.kept.values()))))
 
 
 def thaw(enc, frozen: Frozen) -> None:

@@ -8,7 +8,7 @@ import re
 
 from ..errors import StepError
 from . import scene
-from .frames import CARRIED, TURN_END
+from .frames import CARRIED, CARRIED_DEFAULTS, TURN_END, carry
 from .guard import Outcomes
 from .rows import END_TURN
 
@@ -88,8 +88,7 @@ class Step:
         self.provokes_stated = False
         self.next_turn = False     # it answers the turn-start moment of the turn to come
         self.outcomes = Outcomes()  # what its guards said (fsm.engine.guard.judge)
-        for name, default in CARRIED.items():
-            setattr(self, name, default)
+        carry(self, CARRIED_DEFAULTS)
 
 
 def makes_frame(ruleset, kind: str) -> bool:

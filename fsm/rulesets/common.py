@@ -9,8 +9,8 @@ adds its own rows, budgets and limits.
 
 from __future__ import annotations
 
-from ..engine.frames import (CARRIED, DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
-                             TURN_START, Frame)
+from ..engine.frames import (DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
+                             TURN_START, Frame, carried_of)
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
 
@@ -224,7 +224,7 @@ def push_frame(enc, st):
                    parent=st.target.id if (st.responding and st.target is not None) else None,
                    turn=enc.turn_serial, step=st.index,
                    start=enc.fighters[st.actor].at if st.path else None,
-                   **{name: getattr(st, name) for name in CARRIED}))
+                   carried=carried_of(st)))
     enc.note(st, enc.stack[-1], "declared")
 
 
