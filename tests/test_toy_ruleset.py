@@ -283,11 +283,14 @@ def test_a_ruleset_installed_elsewhere_is_found_through_its_entry_point(tmp_path
 
 
 @pytest.mark.parametrize("change,words", [
-    (lambda t: replace(t, rows=tuple(r for r in t.rows if r.step != "end-turn")), "end-turn"),
+    (lambda t: replace(t, rows=tuple(r for r in t.rows if r.step != "end-turn")),
+     "no end-turn row"),
     (lambda t: replace(t, rows=tuple(r for r in t.rows if r.step != "next-turn")),
-     "next-turn"),
-    (lambda t: replace(t, turn_actions=frozenset({"strike", "kick"})), "kick (a turn action)"),
-    (lambda t: replace(t, stack_moves=frozenset({"resolve"})), "continue (a stack move)"),
+     "no next-turn row of the machine"),
+    (lambda t: replace(t, turn_actions=frozenset({"strike", "kick"})),
+     "kick (a turn action) has no row"),
+    (lambda t: replace(t, stack_moves=frozenset({"resolve"})),
+     "continue is not among its stack moves"),
     (lambda t: replace(t, answers=("strike",)), "does not check has_trigger"),
 ])
 def test_register_refuses_a_ruleset_that_breaks_the_engines_contract(change, words):

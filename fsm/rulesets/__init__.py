@@ -195,14 +195,16 @@ def check_contract(rs: Ruleset) -> None:
     check_names(rs.rows, rs.refusals)
     table = rs.table
     steps, machine = set(table.player_steps), set(table.machine_steps)
-    missing = [k for k in ENGINE_STEPS if k not in steps] + \
-        [k for k in MACHINE_STEPS if k not in machine]
+    broken = [f"no {k} row" for k in ENGINE_STEPS if k not in steps] + \
+        [f"no {k} row of the machine" for k in MACHINE_STEPS if k not in machine]
     for what, kinds in (("turn action", rs.turn_actions), ("answer", rs.answers),
                         ("stack move", rs.stack_moves)):
-        missing += [f"{k} (a {what})" for k in sorted(kinds) if k not in steps]
-    missing += [f"{k} (a stack move)" for k in (RESOLVE, CONTINUE) if k not in rs.stack_moves]
-    if missing:
-        raise TableError(f"ruleset {rs.name}: no row for {', '.join(missing)}")
+        broken += [f"{k} (a {what}) has no row" for k in sorted(kinds) if k not in steps]
+    broken += [f"{k} is not among its stack moves" for k in (RESOLVE, CONTINUE)
+               if k not in rs.stack_moves]
+    if broken:
+        raise TableError(f"ruleset {rs.name} breaks the engine's contract: "
+                         f"{'; '.join(broken)}")
     for r in table.rows:
         if r.by == PLAYER and r.step in rs.answer_kinds:
             answer_needs(r)
