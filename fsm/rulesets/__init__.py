@@ -11,7 +11,8 @@ the suite, which texts' readings a divergence must give.
 Adding a ruleset is one package here (``common.py`` holds the guards and
 effects every ruleset shares, ``shared.py`` the rows and the guard book a
 table is written with), imported at the end of this module, plus its spec
-data and tests; :func:`register` checks what the engine takes for granted. A package outside the project adds one through the entry-point group
+data and tests; :func:`register` checks what the engine takes for granted.
+A package outside the project adds one through the entry-point group
 ``fsm.rulesets``: each entry names a :class:`Ruleset` value (or a module that
 calls :func:`register` as it is imported). They are looked for the first time
 a name is asked for that no ruleset here has (:func:`get`), and when the
