@@ -82,9 +82,9 @@ nav { padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
 main { padding: 0 1rem 2rem; max-width: 72rem; }
 a { color: #1d4f91; }
 a:focus, button:focus { outline: 3px solid var(--lit); outline-offset: 2px; }
-table { border-collapse: collapse; margin: .8rem 0; }
 /* on a narrow screen a wide table scrolls inside itself; long ids and code wrap */
-table { display: block; max-width: 100%; overflow-x: auto; }
+table { border-collapse: collapse; margin: .8rem 0; display: block; max-width: 100%;
+        overflow-x: auto; }
 body { overflow-wrap: break-word; }
 td code, li code, p code { overflow-wrap: anywhere; }
 main > svg, .panel svg { max-width: 100%; height: auto; }

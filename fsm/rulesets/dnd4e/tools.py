@@ -9,6 +9,7 @@ from ...engine.rows import rewrite
 from .. import EACH_TURN, Explore, Tally
 from . import limits as fx
 from .limits import INTERRUPTING, opportunity_left
+from .scene import ENTERS_REACH
 
 IMMEDIATE = frozenset({"interrupt", "reaction", "readied"})
 COSTLESS = frozenset({"free", "free-response", "no-action", "event"})
@@ -49,7 +50,7 @@ def grid_moves(actor, others) -> list:
 
 
 GRID_ANSWERS = (("interrupt", (("steps", ((0, -1),)), ("shift", True))),
-                ("reaction", (("on", "enters-reach"),)))
+                ("reaction", (("on", ENTERS_REACH),)))
 
 
 def frame_class(kind: str) -> str:
@@ -126,7 +127,7 @@ def _grid_problem(enc, data, verdict):
             return ("unprovoked-opportunity", f"{actor} took an opportunity action against "
                     f"{trigger.id}, which the positions show provokes nobody there",
                     ("4E-OPP-TRIGGER", "4E-SCENE-GRID"))
-    if kind == "reaction" and data.get("on") == "enters-reach" and trigger is not None:
+    if kind == "reaction" and data.get("on") == ENTERS_REACH and trigger is not None:
         me = enc.fighters[actor]
         squares = [trigger.start, *trigger.path]
         entered = [n for n in range(1, len(squares)) if _apart(squares[n - 1], me.at) > me.reach
