@@ -325,3 +325,136 @@ def test_the_rule_ids_of_a_verdict_link_to_their_pages(served, browser, live_sit
         ".map(a => [a.textContent, a.getAttribute('href')])")
     assert links and all(href == f"../rule/{rid}.html" for rid, href in links)
     assert all((live_site / "rule" / f"{rid}.html").exists() for rid, _ in links)
+
+
+# -- the guided builder, by clicking --------------------------------------------------
+
+# Each build: the ruleset, the options, the combatants (id, side, fields), then
+# the steps clicked: (actor or "*", kind, the trigger it names, details chosen).
+# A step the machine refuses is asked through "ask it anyway".
+BUILDS = {
+    "4e-reaction-between-attack-rolls": (
+        "dnd4e", {}, [("goblin", "monsters", {}), ("ayla", "heroes", {})],
+        [("goblin", "standard", "", {"attacks": 2}), ("ayla", "reaction", "s1", None),
+         ("*", "resolve", "", None), ("ayla", "reaction", "s1", None),
+         ("*", "resolve", "", None), ("*", "continue", "", None), ("*", "resolve", "", None),
+         ("ayla", "reaction", "s1", None)]),
+    "pf2-combat-reflexes-shield-block": (
+        "pf2e", {"react_before_first_turn": "allow"},
+        [("ogre", "monsters", {}), ("valeros", "heroes", {"reactions": 2})],
+        [("ogre", "action", "", None), ("valeros", "reaction", "s1", None),
+         ("*", "resolve", "", None), ("*", "resolve", "", None), ("ogre", "action", "", None),
+         ("valeros", "reaction", "s5", None), ("*", "resolve", "", None),
+         ("valeros", "reaction", "s5", None)]),
+}
+
+
+def _css(browser, css):
+    found = browser.find_elements("css selector", css)
+    assert found, f"nothing on the page matches {css}"
+    return found[0]
+
+
+def _select(browser, css, value):
+    from selenium.webdriver.support.ui import Select
+    Select(_css(browser, css)).select_by_value(value)
+
+
+def _build(browser, ruleset, options, combatants, steps):
+    _select(browser, "#b-ruleset", ruleset)
+    _css(browser, "#b-new").click()
+    for name, value in options.items():
+        _select(browser, f'[data-option="{name}"]', json.dumps(value))
+    for cid, side, fields in combatants:
+        _css(browser, "#b-name").send_keys(cid)
+        _select(browser, "#b-side", side)
+        for name, value in fields.items():
+            _select(browser, f"#b-f-{name}", str(value))
+        _css(browser, "#b-add-combatant").click()
+    for actor, kind, to, details in steps:
+        group = f'#b-choices [data-actor="{actor}"]'
+        found = browser.find_elements(
+            "css selector", f'{group} button.choice[data-kind="{kind}"][data-to="{to}"]')
+        button = found[0] if found else None
+        if button is None or not button.is_enabled():
+            _css(browser, f"{group} details summary").click()
+            _css(browser, f'{group} button.anyway[data-kind="{kind}"][data-to="{to}"]').click()
+        elif details:
+            _css(browser, f'{group} button[data-details="{kind}"][data-to="{to}"]').click()
+            for name, value in details.items():
+                _select(browser, f"#b-field-{name}", json.dumps(value))
+            _css(browser, "#b-add").click()
+        else:
+            button.click()
+        assert browser.execute_script("return document.getElementById('b-error').hidden")
+
+
+@pytest.mark.parametrize("name", sorted(BUILDS))
+def test_the_builder_makes_a_gallery_scenario_by_clicking(served, browser, capsys, name):
+    """A gallery scenario built by clicking only (names typed, no JSON or
+    YAML): every step gets the verdict, reason and rules fsm check gives the
+    gallery's file; the link it leaves reopens the same case; its disabled
+    buttons carry the reasons possible() gives; no console error."""
+    _ready(browser, served)
+    _build(browser, *BUILDS[name])
+    want = _as_shown(_check_json(ROOT / "spec" / "scenarios" / f"{name}.json", capsys))
+    built = _shown(browser)
+    assert built == want
+    text = browser.execute_script("return document.getElementById('source').value")
+    doc = json.loads(text)
+    assert doc["ruleset"] == BUILDS[name][0] and len(doc["steps"]) == len(BUILDS[name][3])
+    # the buttons now: the refused ones disabled, each with the reason possible() gives
+    from fsm.scenario import replay
+    enc = replay(doc, "built").encounter
+    possible = enc.possible()
+    buttons = browser.execute_script(
+        "return [...document.querySelectorAll('#b-choices button.choice')].map(b => "
+        "[b.closest('[data-actor]').dataset.actor, b.dataset.kind, b.dataset.to, b.disabled,"
+        " b.dataset.reason, b.title])")
+    plain = [b for b in buttons if not b[2]]      # the answers name a trigger: not these
+    answers = enc.ruleset.answer_kinds
+    assert {(b[0], b[1]) for b in plain} - {("*", "event")} == {
+        (actor, kind) for actor, kinds in possible.items() for kind in kinds
+        if kind not in answers}
+    for actor, kind, _, disabled, reason, title in plain:
+        if kind == "event":
+            continue
+        verdict = possible[actor][kind]
+        assert disabled == (verdict.verdict == "rejected"), (actor, kind)
+        assert reason == (verdict.reason or ""), (actor, kind)
+        if disabled:
+            assert title == verdict.says, (actor, kind)
+    link = browser.current_url
+    browser.get("about:blank")
+    _ready(browser, link)
+    _wait(browser, "return document.body.dataset.checked")
+    assert _shown(browser) == want
+    assert console_errors(browser) == []
+
+
+def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
+    """Undo drops the last step; "from here" on a row keeps the steps up to
+    it; a text edited by hand and checked is what the builder then offers;
+    a change the scenario cannot take is one line, the text unchanged."""
+    _ready(browser, served)
+    ruleset, options, combatants, steps = BUILDS["4e-reaction-between-attack-rolls"]
+    _build(browser, ruleset, options, combatants, steps[:4])
+    count = "return document.querySelectorAll('#verdicts tr').length"
+    assert browser.execute_script(count) == 4
+    _css(browser, "#b-undo").click()
+    assert browser.execute_script(count) == 3
+    _css(browser, '#verdicts button[data-branch="1"]').click()
+    assert browser.execute_script(count) == 1
+    assert _css(browser, '[data-actor="ayla"] button.choice[data-kind="interrupt"]'
+                         '[data-to="s1"]').is_enabled()
+    path = ROOT / "spec" / "scenarios" / "pf2-combat-reflexes-shield-block.json"
+    _paste_and_check(browser, path.read_text(encoding="utf-8"))
+    actors = browser.execute_script(
+        "return [...document.querySelectorAll('#b-choices [data-actor]')].map(d => d.dataset.actor)")
+    assert actors == ["ogre", "valeros", "*"]
+    before = browser.execute_script("return document.getElementById('source').value")
+    _css(browser, "#b-name").send_keys("ogre")
+    _css(browser, "#b-add-combatant").click()
+    error = _css(browser, "#b-error")
+    assert error.is_displayed() and error.text == "there is already a combatant ogre"
+    assert browser.execute_script("return document.getElementById('source').value") == before

@@ -106,6 +106,19 @@ tr.current { outline: 3px solid var(--lit); }
 .sequence g.later { display: none; }
 .sequence .seq-refused { fill: var(--no); font-style: italic; }
 textarea { font-family: ui-monospace, monospace; max-width: 100%; }
+.builder { border: 2px solid var(--line); padding: .2rem .8rem .6rem; margin: .8rem 0; }
+.builder h3 { margin: .8rem 0 .3rem; font-size: 1rem; }
+button.choice { margin: .15rem 0; }
+button.choice:disabled { text-decoration: line-through; font-weight: normal; }
+button.details { margin: .15rem .2rem .15rem 0; }
+.field { white-space: nowrap; margin-right: .5rem; }
+.grid { display: grid; gap: 1px; width: max-content; max-width: 100%; overflow-x: auto;
+        margin: .4rem 0; }
+.square { width: 1.9em; height: 1.9em; border: 1px solid var(--line); background: #fff;
+          display: flex; align-items: center; justify-content: center; padding: 0;
+          font-size: .75rem; }
+.square.taken { background: #e3edf9; font-weight: bold; }
+.square.marked { background: #ffd9a8; }
 @media (max-width: 40rem) { main { padding: 0 .6rem 2rem; } nav { padding: .5rem .6rem; } }
 @media print { nav, .controls { display: none; } }
 """

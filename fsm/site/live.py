@@ -148,13 +148,14 @@ def _page(examples: dict, pictures: dict, edges: dict) -> str:
     options = "".join(f'<option value="{esc(name)}">{esc(name)}</option>' for name in examples)
     svgs = "\n".join(f'<div data-ruleset="{esc(rs)}" hidden>{inline_svg(svg, "machine")}</div>'
                      for rs, svg in pictures.items())
-    head = table(("step", "what", "verdict", "rules", "why", "expected, and not so"), [])
+    head = table(("step", "what", "verdict", "rules", "why", "expected, and not so", "branch"), [])
     body = f"""<p>Paste or edit a scenario (JSON or YAML, the format <code>fsm check</code>
 reads) and press <em>Check</em>: the <code>fsm</code> package itself judges every step,
 in this page, under Pyodide {esc(PYODIDE_VERSION)}. Nothing is sent anywhere. The
 address holds the scenario: copy it to share this exact case.</p>
 <noscript><p>The live checker needs JavaScript; every other page of the site reads
 without it.</p></noscript>
+{BUILDER_HTML}
 <p><label for="example">Start from a worked example:</label>
 <select id="example"><option value="">(choose)</option>{options}</select></p>
 <p><label for="source">Scenario</label><br>
@@ -171,10 +172,45 @@ without it.</p></noscript>
 <script type="application/json" id="edges">{_json(edges)}</script>
 <script type="application/json" id="examples">{_json(examples)}</script>
 <script>{STEP_SCRIPT}</script>
+<script>{_builder_script()}</script>
 <script type="module">{LIVE_SCRIPT}</script>
 <p class="note">The runtime is Pyodide (Mozilla Public License 2.0); the bundle carries
 transitions, six, PyYAML and graphviz with their licences.</p>"""
     return page("Live checker", body, depth=1)
+
+
+BUILDER_HTML = """<section id="builder" class="builder" aria-labelledby="builder-title">
+<h2 id="builder-title">Build it by clicking</h2>
+<p class="note">Pick a ruleset, add the combatants in initiative order, then click the steps.
+Each button is what the machine would say of that step now: enabled when it is allowed
+(or the GM's call), disabled with its reason when not. <em>&hellip;</em> opens a step's
+details (a name, attack rolls, a path). The text below follows every click, and a click
+follows the text once it is checked.</p>
+<p><label for="b-ruleset">Ruleset</label> <select id="b-ruleset"></select>
+<button id="b-new" type="button">Start a new scenario</button></p>
+<p id="b-unreadable" class="failures" hidden></p>
+<div id="b-setup" hidden>
+<h3>Options</h3><div id="b-options"></div>
+<h3>Combatants, in initiative order</h3><ol id="b-combatants"></ol>
+<p><label for="b-name">Name</label> <input id="b-name" type="text" size="12">
+<label for="b-side">side</label> <select id="b-side"></select>
+<span id="b-fighter-fields"></span>
+<button id="b-add-combatant" type="button">Add the combatant</button></p>
+<details><summary>place it on a grid (optional: all or none)</summary><div id="b-place"></div></details>
+<div id="b-scene" class="scene"></div>
+<p id="b-now"></p>
+<div id="b-triggers-box" hidden><p>Triggers an answer may name:</p><ul id="b-triggers"></ul></div>
+<div id="b-choices"></div>
+<div id="b-form" class="panel" hidden></div>
+<p><button id="b-undo" type="button">Undo the last step</button></p>
+<p id="b-error" class="failures" role="alert" hidden></p>
+</div>
+</section>"""
+
+
+def _builder_script() -> str:
+    from importlib.resources import files
+    return files("fsm.site").joinpath("builder.js").read_text(encoding="utf-8")
 
 
 def _json(value) -> str:
@@ -235,6 +271,13 @@ function render(answer, encoded, step) {
     });
     cell(tr, s.explain);
     cell(tr, s.failures.join('; '), 'failures');
+    const branch = document.createElement('button');   // keep steps 1..i+1, drop the rest
+    branch.type = 'button';
+    branch.textContent = 'from here';
+    branch.title = 'keep steps 1 to ' + (i + 1) + ' and build on from there';
+    branch.dataset.branch = String(i + 1);
+    branch.addEventListener('click', () => window.fsmBranch(i + 1));
+    cell(tr, '').appendChild(branch);
     body.appendChild(tr);
   });
   $('sequence').innerHTML = answer.sequence;   // drawn by fsm.site.sequence_svg: text escaped
@@ -247,7 +290,7 @@ function render(answer, encoded, step) {
     history.replaceState(null, '', '#scenario=' + encoded + (n ? '&step=' + n : ''));
   }, step);
 }
-function check(step) {
+function check(step, fromBuilder) {
   const text = $('source').value;
   let answer;
   try {
@@ -257,6 +300,9 @@ function check(step) {
     answer = { ok: false, error: 'internal error of the checker (please report it): ' + last };
   }
   render(answer, encode(text), step || 0);
+  if (!fromBuilder && window.fsmRefreshBuilder) {
+    try { window.fsmRefreshBuilder(); } catch (e) { console.warn('builder: ' + e); }
+  }
   checked += 1;
   document.body.dataset.checked = String(checked);
 }
@@ -272,6 +318,11 @@ try {
   py.unpackArchive(zip, 'zip', { extractDir: '/home/pyodide/fsm-live' });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/fsm-live')");
   judge = py.runPython('from fsm.site.trace import judge_json; judge_json');
+  const menu = py.runPython('from fsm.site.builder import menu_json; menu_json');
+  const edit = py.runPython('from fsm.site.builder import edit_json; edit_json');
+  window.fsmBuilder({ menu, edit, source: $('source'), changed: (any) => {
+    if (any) { check(0, true); } else { $('result').hidden = true; $('error').hidden = true; }
+  } });
   window.fsmPython = py;   // the interpreter, for a look from the browser's console
   $('status').textContent = 'ready';
   $('check').disabled = false;

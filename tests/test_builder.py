@@ -1,0 +1,141 @@
+"""The guided builder's Python half (fsm.site.builder): what it offers is
+what the machine says, and every change it makes is a scenario fsm check
+reads, or one line with the text kept."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fsm.scenario import replay
+from fsm.site.builder import dump, edit, menu
+from fsm.site.trace import judge
+
+ROOT = Path(__file__).resolve().parent.parent
+GALLERY = sorted((ROOT / "spec" / "scenarios").glob("*.json"))
+
+
+def _verdicts(text):
+    answer = judge(text, {})
+    assert answer["ok"], answer
+    return [(s["verdict"], s["reason"], s["rules"]) for s in answer["steps"]]
+
+
+def _edit(text, **change):
+    answer = edit(text, change)
+    assert answer["ok"], answer
+    return answer["text"]
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.stem)
+def test_every_gallery_scenario_rebuilt_change_by_change_gets_its_verdicts(path):
+    """The builder's changes, one per click (start, options, combatants,
+    initiative, steps without their expectations), give a scenario whose
+    verdicts are the gallery file's."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    text = _edit("", op="new", ruleset=doc["ruleset"])
+    for name, value in (doc.get("options") or {}).items():
+        text = _edit(text, op="option", name=name, value=value)
+    for c in doc["combatants"]:
+        text = _edit(text, op="add-combatant", combatant=c)
+    order = doc.get("initiative") or [c["id"] for c in doc["combatants"]]
+    for i, cid in enumerate(order):        # moved up into place, as the buttons do
+        now = json.loads(text).get("initiative") or [c["id"] for c in doc["combatants"]]
+        for _ in range(now.index(cid) - i):
+            text = _edit(text, op="earlier", id=cid)
+    assert (json.loads(text).get("initiative") or order) == order
+    for step in doc["steps"]:
+        text = _edit(text, op="add-step", step={k: v for k, v in step.items() if k != "expect"})
+    assert _verdicts(text) == _verdicts(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.stem)
+def test_the_menu_offers_what_possible_says(path):
+    """After a gallery scenario's steps, each step the menu offers has the
+    verdict and reason possible() gives (the turn actions and stack moves),
+    or try_step gives for the trigger it names (the answers)."""
+    text = path.read_text(encoding="utf-8")
+    m = menu(text)
+    assert m["ok"] and m["now"] and "_" not in m["now"]
+    enc = replay(json.loads(text), "x").encounter
+    possible = enc.possible()
+    answers = enc.ruleset.answer_kinds
+    seen = set()
+    for c in m["choices"]:
+        step = c["step"]
+        if step["do"] in answers:
+            v = enc.try_step(step)
+        elif step["do"] == "event":
+            continue
+        else:
+            v = possible[step.get("actor", "*")][step["do"]]
+            seen.add((step.get("actor", "*"), step["do"]))
+        assert (c["verdict"], c["reason"]) == (v.verdict, v.reason), step
+        assert c["why"], step
+    assert seen == {(a, k) for a, kinds in possible.items() for k in kinds if k not in answers}
+
+
+def test_a_change_the_scenario_cannot_take_is_one_line_and_keeps_the_text():
+    text = _edit("", op="new", ruleset="dnd4e")
+    text = _edit(text, op="add-combatant", combatant={"id": "orc", "side": "monsters"})
+    for change, words in (
+            ({"op": "add-combatant", "combatant": {"id": "orc", "side": "x"}}, "already"),
+            ({"op": "add-combatant", "combatant": {"id": " ", "side": "x"}}, "needs a name"),
+            ({"op": "add-step", "step": {"actor": "orc", "do": "dance"}}, "dance"),
+            ({"op": "add-step", "step": "resolve"}, "object"),
+            ({"op": "undo"}, "no step"),
+            ({"op": "branch", "keep": 3}, "from 0 to 0"),
+            ({"op": "option", "name": "reaction_window", "value": "never"}, "reaction_window"),
+            ({"op": "ruleset", "ruleset": "chess"}, "one of"),
+            ({"op": "fly"}, "unknown change")):
+        answer = edit(text, change)
+        assert answer["ok"] is False and words in answer["error"], (change, answer)
+        assert "\n" not in answer["error"]
+    text = _edit(text, op="add-step", step={"actor": "orc", "do": "standard"})
+    answer = edit(text, {"op": "remove-combatant", "id": "orc"})
+    assert not answer["ok"] and "undo them" in answer["error"]
+    broken = menu("{oops")
+    assert broken["ok"] is False and broken["rulesets"] and "\n" not in broken["error"]
+
+
+def test_changes_keep_yaml_as_yaml_and_edit_the_initiative():
+    text = yaml.safe_dump(json.loads(_edit("", op="new", ruleset="pf2e")), sort_keys=False)
+    text = _edit(text, op="add-combatant", combatant={"id": "a", "side": "heroes"})
+    text = _edit(text, op="add-combatant", combatant={"id": "b", "side": "monsters",
+                                                      "reactions": 2})
+    assert not text.lstrip().startswith("{")
+    text = _edit(text, op="earlier", id="b")
+    assert yaml.safe_load(text)["initiative"] == ["b", "a"]
+    text = _edit(text, op="add-step", step={"actor": "b", "do": "action"})
+    text = _edit(text, op="add-step", step={"do": "resolve"})
+    text = _edit(text, op="branch", keep=1)
+    assert len(yaml.safe_load(text)["steps"]) == 1
+    text = _edit(text, op="undo")
+    text = _edit(text, op="remove-combatant", id="a")
+    assert yaml.safe_load(text)["initiative"] == ["b"]
+    text = _edit(text, op="option", name="similar_triggers", value="same")
+    assert yaml.safe_load(text)["options"] == {"similar_triggers": "same"}
+    text = _edit(text, op="option", name="similar_triggers", default=True)
+    assert "options" not in yaml.safe_load(text)
+    moved = yaml.safe_load(_edit(text, op="ruleset", ruleset="dnd5e"))
+    assert moved["ruleset"] == "dnd5e" and moved["combatants"] == [{"id": "b", "side": "monsters"}]
+
+
+def test_the_menu_of_a_scene_offers_paths_attacks_and_targets():
+    path = ROOT / "spec" / "scenarios" / "4e-shift-away-on-the-grid.json"
+    m = menu(path.read_text(encoding="utf-8"))
+    assert m["positions"]
+    fields = {f["name"]: f for c in m["choices"] for f in c["fields"]
+              if c["step"]["do"] == "move"}
+    assert {"path", "shift", "attack", "targets"} <= set(fields)
+    assert "squares" not in fields      # on a grid the path says how far
+    empty = menu("")
+    assert empty["empty"] and {r["name"] for r in empty["rulesets"]} >= {"dnd4e", "pf2e", "dnd5e"}
+
+
+@pytest.mark.parametrize("path", GALLERY[:4], ids=lambda p: p.stem)
+def test_dump_writes_the_same_document(path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert json.loads(dump(doc)) == doc
+    assert yaml.safe_load(dump(doc, yaml_form=True)) == doc
