@@ -361,3 +361,10 @@ def test_a_scenario_page_gives_its_verdicts_as_markdown_to_copy(site, browser):
     assert said in ("copied", "selected: press Ctrl+C to copy")
     assert "react_before_first_turn allow" in \
         browser.find_element(By.ID, "markdown-text").get_attribute("value")
+
+
+def test_a_site_without_the_live_checker_links_none(site):
+    """A build without --live has no link to a live checker it lacks."""
+    pages = list((site / "scenario").glob("*.html"))
+    assert pages and not [p for p in pages if "open-live" in p.read_text(encoding="utf-8")]
+    assert not (site / "live").exists()

@@ -458,3 +458,25 @@ def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
     error = _css(browser, "#b-error")
     assert error.is_displayed() and error.text == "there is already a combatant ogre"
     assert browser.execute_script("return document.getElementById('source').value") == before
+
+
+def test_every_scenario_page_of_a_live_build_opens_in_the_live_checker(live_site, served,
+                                                                       browser, capsys):
+    """In a --live build each scenario page links the live checker with its
+    own file's text in the address; followed, the link shows fsm check's
+    verdicts. A build without --live has no such link."""
+    import html as H
+    for path in sorted((ROOT / "spec" / "scenarios").iterdir()):
+        if path.suffix not in (".json", ".yaml"):
+            continue
+        page = (live_site / "scenario" / f"{path.stem}.html").read_text(encoding="utf-8")
+        href = H.unescape(page.split('class="open-live" href="', 1)[1].split('"', 1)[0])
+        assert href.startswith("../live/index.html#scenario="), path.name
+        encoded = href.split("#scenario=", 1)[1]
+        text = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode("utf-8")
+        assert text == path.read_text(encoding="utf-8"), path.name
+    page = next(p for p in SCENARIOS if "reaction-between-attack-rolls" in p.name)
+    browser.get(served.replace("live/index.html", f"scenario/{page.stem}.html"))
+    browser.find_element("css selector", "a.open-live").click()
+    _wait(browser, "return document.body.dataset.checked")
+    assert _shown(browser) == _as_shown(_check_json(page, capsys))

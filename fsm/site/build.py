@@ -54,7 +54,7 @@ def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
     for source in spec.sources:
         files[f"source/{source['id']}.html"] = _source_page(spec, source, texts)
     for path in scenarios:
-        files[f"scenario/{path.stem}.html"] = scenario_page(path, cites)
+        files[f"scenario/{path.stem}.html"] = scenario_page(path, cites, live)
     files["reference.html"] = _reference()
     files["vectors.html"] = _vectors(spec)
     if live:

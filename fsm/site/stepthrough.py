@@ -6,6 +6,7 @@ the machine's picture. Without the script the table says it all."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ..diagrams import Picture, render
 from ..diagrams.model import PHASE_NOTES
@@ -48,7 +49,15 @@ def _copy_markdown(doc, path, cites) -> str:
             '</details>')
 
 
-def scenario_page(path, cites: Citations) -> str:
+def live_link(text: str, depth: int = 1) -> str:
+    """The live checker's address holding ``text`` (its ``#scenario=``)."""
+    import base64
+    encoded = base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+    return "../" * depth + f"live/index.html#scenario={encoded}"
+
+
+def scenario_page(path, cites: Citations, live: bool = False) -> str:
+    """A scenario's page; in a ``--live`` build it opens in the live checker."""
     doc, start, records, sequence = replay_steps(path)
     title = f"Scenario {doc.get('id')}"
     parts = []
@@ -59,6 +68,10 @@ def scenario_page(path, cites: Citations) -> str:
     if doc.get("description"):
         parts.append(f"<p class=\"note\">{esc(doc['description'])}</p>")
     parts.append(f"<p><strong>Options.</strong> {esc(start['options'])}</p>")
+    if live:
+        href = live_link(Path(path).read_text(encoding="utf-8"))
+        parts.append(f'<p><a class="open-live" href="{esc(href)}">Open it in the live '
+                     'checker</a>: change a step, or go on from any step by clicking.</p>')
     parts.append(step_panel())
     parts.append(inline_svg(render(doc["ruleset"], "overview", "svg"), "machine",
                             lit_nodes=(start["phase"],)))
