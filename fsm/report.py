@@ -6,8 +6,10 @@ sentences too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from .engine.rows import PHASE_NOTES
 from .io.terminal import safe
 
 
@@ -215,50 +217,90 @@ def _md(text) -> str:
     return safe(str(text).replace("\n", " ")).replace("|", "\\|")
 
 
+def _bb(text) -> str:
+    return safe(str(text).replace("\n", " "))
+
+
+@dataclass(frozen=True)
+class Markup:
+    """How a forum post is written: Markdown, or BBCode (the ``[TABLE]``
+    dialect of XenForo and vBulletin forums)."""
+
+    text: object                    # plain text, escaped
+    bold: object
+    heading: object
+    table: object                   # (head, rows) -> lines
+    item: object                    # (text, depth) -> a line of a list
+    around_list: tuple = (None, None)  # the lines a list opens and closes with (None: none)
+
+
+def _md_table(head, rows) -> list:
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + \
+        ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def _bb_table(head, rows) -> list:
+    def tr(cells, tag):
+        return "[TR]" + "".join(f"[{tag}]{c}[/{tag}]" for c in cells) + "[/TR]"
+    return ["[TABLE]", tr(head, "TH"), *(tr(row, "TD") for row in rows), "[/TABLE]"]
+
+
+MARKDOWN = Markup(_md, lambda t: f"**{t}**", lambda t: f"### {t}", _md_table,
+                  lambda t, depth: "  " * depth + f"- {t}")
+BBCODE = Markup(_bb, lambda t: f"[B]{t}[/B]", lambda t: f"[SIZE=5][B]{t}[/B][/SIZE]", _bb_table,
+                lambda t, depth: f"[*]{'— ' * depth}{t}", ("[LIST]", "[/LIST]"))
+
+
 def markdown(rep, cites: Citations, explain: bool = False) -> str:
+    """The report as Markdown, for a forum post or an issue."""
+    return forum_post(rep, cites, explain, MARKDOWN)
+
+
+def bbcode(rep, cites: Citations, explain: bool = False) -> str:
+    """The report as BBCode, for a forum that takes it."""
+    return forum_post(rep, cites, explain, BBCODE)
+
+
+def forum_post(rep, cites: Citations, explain: bool, m: Markup) -> str:
     doc = rep.doc
-    out = [f"### {_md(doc.get('id') or rep.path)} ({doc['ruleset']})", ""]
+    out = [m.heading(f"{m.text(doc.get('id') or rep.path)} ({doc['ruleset']})"), ""]
     if doc.get("question"):
-        out += [f"**Question.** {_md(doc['question'])}", ""]
+        out += [f"{m.bold('Question.')} {m.text(doc['question'])}", ""]
     if doc.get("answer"):
-        out += [f"**Answer.** {_md(doc['answer'])}", ""]
+        out += [f"{m.bold('Answer.')} {m.text(doc['answer'])}", ""]
     elif doc.get("description"):
-        out += [_md(doc["description"]), ""]
+        out += [m.text(doc["description"]), ""]
     if rep.encounter.ruleset.options:
-        out += [f"**Options.** {_md(options_line(rep))}", ""]
-    out += ["| # | step | verdict | reason | rules |", "|---|---|---|---|---|"]
-    cited = []
+        out += [f"{m.bold('Options.')} {m.text(options_line(rep))}", ""]
+    rows, cited = [], []
     for r in rep.results:
         v = r.verdict
         rules = ", ".join(v.rules) if v.verdict != "allowed" or explain else ""
-        why = v.reason or (_md("because " + because(v)) if because(v) else "")
-        out.append(f"| {r.index} | {_md(describe(r.data))} | **{v.verdict}** | "
-                   f"{why} | {rules} |")
+        why = v.reason or (m.text("because " + because(v)) if because(v) else "")
+        rows.append([str(r.index), m.text(describe(r.data)), m.bold(v.verdict), why, rules])
         for rid in _cited(v):
             if rid not in cited:
                 cited.append(rid)
-    out.append("")
+    out += m.table(["#", "step", "verdict", "reason", "rules"], rows) + [""]
     notes = [(r.index, n) for r in rep.results for n in r.verdict.notes]
     if explain:
         notes += [(r.index, f"why: {r.verdict.says}") for r in rep.results
                   if r.verdict.says]
-    for index, note in notes:
-        out.append(f"- step {index}: {_md(note)}")
     if notes:
-        out.append("")
+        out += [m.around_list[0], *(m.item(f"step {index}: {m.text(note)}", 0)
+                                    for index, note in notes), m.around_list[1], ""]
     if cited:
-        out.append("Rules cited:")
-        out.append("")
+        out += ["Rules cited:", "", m.around_list[0]]
         for rid in cited:
-            out.append(f"- **{rid}**: {_md(cites.statement(rid))}")
+            out.append(m.item(f"{m.bold(rid)}: {m.text(cites.statement(rid))}", 0))
             for sid, original in cites.sentences.get(rid, ())[:2]:
-                out.append(f"  - {sid}: \u201c{_md(original)}\u201d")
-        out.append("")
+                out.append(m.item(f"{sid}: \u201c{m.text(original)}\u201d", 1))
+        out += [m.around_list[1], ""]
     fails = rep.failures
     out.append("Every expectation holds." if not fails else
                f"{len(fails)} expectation(s) failed: " +
-               "; ".join(f"step {i}: {m}" for i, m in fails))
-    return "\n".join(out) + "\n"
+               "; ".join(f"step {i}: {msg}" for i, msg in fails))
+    return "\n".join(line for line in out if line is not None) + "\n"
 
 
 # -- json ---------------------------------------------------------------------------------
@@ -290,8 +332,8 @@ def as_json(rep, cites: Citations | None = None) -> dict:
 # -- what is possible now ---------------------------------------------------------------
 
 def possible_text(enc, after: int, style: Style) -> str:
-    out = [f"after step {after}: round {enc.round}, {safe(enc.active)}'s turn, "
-           f"phase {enc.state}"]
+    out = [f"after step {after}: round {enc.round}, {safe(enc.active)}'s turn: "
+           f"{PHASE_NOTES[enc.state]}"]
     for who, row in enc.possible().items():
         if not row:
             continue
@@ -318,11 +360,10 @@ def possible_json(enc, after: int) -> dict:
     }
 
 
-def possible_markdown(enc, after: int) -> str:
-    out = [f"**After step {after}** (round {enc.round}, {_md(enc.active)}'s turn, "
-           f"phase `{enc.state}`)", "", "| who | step | verdict | reason |", "|---|---|---|---|"]
-    for who, row in enc.possible().items():
-        for k, v in row.items():
-            out.append(f"| {'anyone' if who == '*' else _md(who)} | {k} | {v.verdict} | "
-                       f"{v.reason or ''} |")
+def possible_markdown(enc, after: int, m: Markup = MARKDOWN) -> str:
+    """What each combatant may do after step ``after``, as a table for a post."""
+    rows = [["anyone" if who == "*" else m.text(who), k, v.verdict, v.reason or ""]
+            for who, row in enc.possible().items() for k, v in row.items()]
+    out = [f"{m.bold(f'After step {after}')} (round {enc.round}, {m.text(enc.active)}'s turn: "
+           f"{PHASE_NOTES[enc.state]})", "", *m.table(["who", "step", "verdict", "reason"], rows)]
     return "\n".join(out) + "\n"

@@ -364,3 +364,31 @@ def test_a_rejection_cites_the_statement_of_its_rule(tmp_path, capsys):
     for line in cited:
         rid, _, said = line.partition(": ")
         assert said == statements[rid], line
+
+
+def _cells_md(text):
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    return [[c.strip().replace("\\|", "|") for c in row.strip("|").split(" | ")] for row in rows]
+
+
+def _cells_bb(text):
+    import re
+    return [[c.strip() for c in re.findall(r"\[T[HD]\](.*?)\[/T[HD]\]", row)]
+            for row in text.splitlines() if row.startswith("[TR]")]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec" / "scenarios").glob("*.json"))[:8],
+                         ids=lambda p: p.stem)
+def test_bbcode_holds_what_markdown_holds(path, capsys):
+    """--format bbcode: the same table, options and rule statements as
+    Markdown, in BBCode's tags; --at too."""
+    for extra in ([], ["--at", "1"]):
+        main(["check", "--format", "markdown", *extra, str(path)])
+        md = capsys.readouterr().out
+        main(["check", "--format", "bbcode", *extra, str(path)])
+        bb = capsys.readouterr().out
+        assert [[c.replace("[B]", "**").replace("[/B]", "**") for c in row]
+                for row in _cells_bb(bb)] == _cells_md(md)
+        assert "**" not in bb and ("[TABLE]" in bb) and "None" not in bb
+        if not extra:
+            assert "[B]Options.[/B]" in bb and md.count("- **") == bb.count("[*][B]")

@@ -345,22 +345,30 @@ def test_a_step_number_in_the_table_shows_that_step(site, browser):
     assert "step 3 of" in browser.find_element(By.ID, "step-panel").text
 
 
-def test_a_scenario_page_gives_its_verdicts_as_markdown_to_copy(site, browser):
+def test_a_scenario_page_gives_its_verdicts_as_markdown_and_bbcode_to_copy(
+        site, browser, capsys):
     """Each scenario page holds its verdict table as `fsm check --format
-    markdown` writes it (the committed .md), with a button that copies it."""
+    markdown` writes it (the committed .md) and as `--format bbcode` does,
+    each with a button that copies it."""
     import html as H
     from selenium.webdriver.common.by import By
     for md in sorted((ROOT / "spec" / "scenarios").glob("*.md")):
         page = (site / "scenario" / f"{md.stem}.html").read_text(encoding="utf-8")
         held = re.search(r'<textarea id="markdown-text"[^>]*>(.*?)</textarea>', page, re.S)
         assert held and H.unescape(held.group(1)) == md.read_text(encoding="utf-8"), md.name
+        source = next(p for p in md.parent.glob(md.stem + ".*") if p.suffix != ".md")
+        main(["check", "--format", "bbcode", str(source)])
+        bb = re.search(r'<textarea id="bbcode-text"[^>]*>(.*?)</textarea>', page, re.S)
+        assert bb and H.unescape(bb.group(1)) == capsys.readouterr().out, md.name
     browser.get((site / "scenario" / "pf2-combat-reflexes-shield-block.html").as_uri())
-    browser.find_element(By.TAG_NAME, "summary").click()
-    browser.find_element(By.ID, "copy-markdown").click()
-    said = browser.find_element(By.ID, "copied").text
-    assert said in ("copied", "selected: press Ctrl+C to copy")
-    assert "react_before_first_turn allow" in \
-        browser.find_element(By.ID, "markdown-text").get_attribute("value")
+    for name in ("markdown", "bbcode"):
+        box = browser.find_element(By.ID, f"{name}-text").find_element(By.XPATH, "..")
+        box.find_element(By.TAG_NAME, "summary").click()
+        browser.find_element(By.ID, f"copy-{name}").click()
+        said = box.find_element(By.CSS_SELECTOR, "[data-said]").text
+        assert said in ("copied", "selected: press Ctrl+C to copy")
+        assert "react_before_first_turn allow" in \
+            browser.find_element(By.ID, f"{name}-text").get_attribute("value")
 
 
 def test_a_site_without_the_live_checker_links_none(site):

@@ -24,9 +24,11 @@ def add_parser(sub) -> None:
     check.add_argument("files", nargs="+", metavar="SCENARIO",
                        help="scenario files (.json, .yaml, .yml) or engine event logs "
                             "(.jsonl: a setup line, then one step per line)")
-    check.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+    check.add_argument("--format", choices=("text", "json", "markdown", "bbcode"),
+                       default="text",
                        help="text for a terminal (default), json for programs, markdown "
-                            "to paste into a forum thread or an issue")
+                            "to paste into a forum thread or an issue, bbcode for a forum "
+                            "that takes BBCode ([TABLE] as XenForo and vBulletin write it)")
     check.add_argument("--json", dest="format", action="store_const", const="json",
                        help="same as --format json")
     check.add_argument("--explain", action="store_true",
@@ -66,6 +68,7 @@ examples:
   fsm check --explain --sources ../shared spec/scenarios/4e-reaction-when-hit.json
   fsm check --at 3 spec/scenarios/4e-reaction-between-attack-rolls.json
   fsm check --format markdown spec/scenarios/pf2-disrupted-spell.json > answer.md
+  fsm check --format bbcode spec/scenarios/pf2-disrupted-spell.json   (for a forum post)
   fsm check spec/scenarios/4e-interrupt-shift-away.json --diagram shift.svg
                                         (also writes shift.sequence.mmd)
 """
@@ -90,7 +93,7 @@ def _check_log(path, args, style) -> int:
             print(f"{path}:{line}: step {index}: {describe(data)} is "
                   f"{style.verdict('rejected')}: {v.reason} [{', '.join(v.rules)}]")
             if v.says:
-                print(f"  {v.guard}: {v.says}")
+                print(f"  why: {v.says}")
         print(f"{path}: {rep.steps} steps replayed, {rep.gm} left to the GM, "
               + ("every step allowed by the rules" if rep.ok else
                  "stopped at the first step the rules forbid" if rep.forbidden else
@@ -126,8 +129,9 @@ def cmd_check(args) -> int:
             json.dump(payload[0] if len(payload) == 1 else payload, sys.stdout, indent=2,
                       ensure_ascii=False)
             sys.stdout.write("\n")
-    elif args.format == "markdown":
-        sys.stdout.write("\n".join(report.markdown(r, cites, args.explain) for r in reports))
+    elif args.format in ("markdown", "bbcode"):
+        write = report.markdown if args.format == "markdown" else report.bbcode
+        sys.stdout.write("\n".join(write(r, cites, args.explain) for r in reports))
     else:
         for rep in reports:
             sys.stdout.write(report.text(rep, cites, style, args.explain))
@@ -146,8 +150,9 @@ def _check_at(doc, path, enc, lines, args, style) -> int:
     if args.format == "json":
         json.dump(report.possible_json(enc, args.at), sys.stdout, indent=2)
         sys.stdout.write("\n")
-    elif args.format == "markdown":
-        sys.stdout.write(report.possible_markdown(enc, args.at))
+    elif args.format in ("markdown", "bbcode"):
+        markup = report.MARKDOWN if args.format == "markdown" else report.BBCODE
+        sys.stdout.write(report.possible_markdown(enc, args.at, markup))
     else:
         sys.stdout.write(report.possible_text(enc, args.at, style))
     return 0

@@ -8,8 +8,8 @@ import html
 
 import graphviz
 
-from ..engine.rows import ACTING, MACHINE, STATES, TRIGGERED
-from .model import (BOX, CLUSTER, FADED, FILL, FONT, INK, MACHINE_INK, PATH_INK, PHASE_NOTES,
+from ..engine.rows import ACTING, MACHINE, PHASE_NOTES, STATES, TRIGGERED
+from .model import (BOX, CLUSTER, FADED, FILL, FONT, INK, MACHINE_INK, PATH_INK,
                     RULE_INK, guard_count, guard_names, machine_words, steps_text)
 
 

@@ -3,8 +3,8 @@ binary: phases, groups of rows, cards of guards, a legend note."""
 
 from __future__ import annotations
 
-from ..engine.rows import ACTING, MACHINE, PHASE_END, PHASE_START, STATES, TRIGGERED
-from .model import (BOX, FADED, FILL, INK, PATH_INK, PHASE_NOTES, guard_count, guard_label,
+from ..engine.rows import ACTING, MACHINE, PHASE_END, PHASE_NOTES, PHASE_START, STATES, TRIGGERED
+from .model import (BOX, FADED, FILL, INK, PATH_INK, guard_count, guard_label,
                     machine_words, steps_text)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.rows import ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, TRIGGERED
+from ..engine.rows import AFTER, BEFORE, MACHINE, PHASE_START, TRIGGERED
 from ..engine.verdict import ALLOWED, GM_VERDICT
 from ..errors import DiagramError
 from ..paths import default_root
@@ -45,13 +45,6 @@ EXAMPLES = (
 WINDOWS = (BEFORE, AFTER)
 BOX = "any_trigger_open"     # the tail of edges that leave every trigger-open phase
 
-PHASE_NOTES = {
-    PHASE_START: "start-of-turn triggers open",
-    ACTING: "the turn's owner may act",
-    BEFORE: "a trigger is declared, unresolved",
-    AFTER: "a trigger (or a part) resolved",
-    PHASE_END: "end-of-turn triggers open",
-}
 
 VIEW_TITLES = {"overview": "turn phases and trigger windows",
                "windows": "trigger windows in detail: steps, guards, rule ids"}

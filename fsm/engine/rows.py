@@ -32,6 +32,15 @@ BEFORE = "window_interrupt"
 AFTER = "window_reaction"
 PHASE_END = "turn_end"
 
+# Each phase in words, for people (the ids stay in JSON and tooltips)
+PHASE_NOTES = {
+    PHASE_START: "start-of-turn triggers open",
+    ACTING: "the turn's owner may act",
+    BEFORE: "a trigger is declared, unresolved",
+    AFTER: "a trigger (or a part) resolved",
+    PHASE_END: "end-of-turn triggers open",
+}
+
 STATES = (PHASE_START, ACTING, BEFORE, AFTER, PHASE_END)
 TRIGGERED = (PHASE_START, BEFORE, AFTER, PHASE_END)   # phases where some trigger is open
 

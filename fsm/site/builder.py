@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 
-from ..engine.rows import END_TURN, EVENT
+from ..engine.rows import END_TURN, EVENT, PHASE_NOTES
 from ..engine.steps import COST_RANGE, MOMENTS
 from ..errors import FsmError
 from ..io.scenario import parse_text
@@ -104,7 +104,6 @@ def menu(text: str) -> dict:
 
 
 def _moment(enc) -> dict:
-    from ..diagrams.model import PHASE_NOTES
     facts = enc.facts()
     return {"now": f"round {facts['round']}, {facts['active']}'s turn: "
                    f"{PHASE_NOTES[facts['state']]}",

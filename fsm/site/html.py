@@ -218,18 +218,17 @@ SCENARIO_SCRIPT = """
   // the picture after it; a step number in the table links there too
   function toPanel() { document.getElementById('step-panel').scrollIntoView(); }
   if (m) { toPanel(); }
-  var copy = document.getElementById('copy-markdown');
-  if (copy) {
+  document.querySelectorAll('button[data-copy]').forEach(function (copy) {
     copy.addEventListener('click', function () {
-      var text = document.getElementById('markdown-text');
-      var said = document.getElementById('copied');
+      var text = document.getElementById(copy.dataset.copy);
+      var said = document.querySelector('[data-said="' + copy.dataset.copy + '"]');
       function done() { said.textContent = 'copied'; }
+      function select() { text.select(); said.textContent = 'selected: press Ctrl+C to copy'; }
       if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(text.value).then(done, function () {
-          text.select(); said.textContent = 'selected: press Ctrl+C to copy'; });
-      } else { text.select(); said.textContent = 'selected: press Ctrl+C to copy'; }
+        navigator.clipboard.writeText(text.value).then(done, select);
+      } else { select(); }
     });
-  }
+  });
   window.addEventListener('hashchange', function () {
     var k = /^#step-(\\d+)$/.exec(location.hash);
     if (k) { window.fsmShow(Number(k[1])); toPanel(); }

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from ..diagrams import Picture, render
-from ..diagrams.model import PHASE_NOTES
+from ..engine.rows import PHASE_NOTES
 from ..report import Citations
 from ..scenario import load_source
 from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, rule_link,
@@ -35,18 +35,22 @@ def replay_steps(path) -> tuple:
     return (doc, *trace(doc, path, lines, edge_titles(doc["ruleset"])))
 
 
-def _copy_markdown(doc, path, cites) -> str:
-    """A button that copies the verdict table as Markdown, as ``fsm check
-    --format markdown`` writes it (options and rule statements included), for
-    a forum post; the text sits in the page, so it reads without the script."""
-    from ..report import markdown
+def _copy_post(doc, path, cites) -> str:
+    """Buttons that copy the verdict table as Markdown and as BBCode, as ``fsm
+    check --format markdown|bbcode`` writes it (options and rule statements
+    included), for a forum post; the texts sit in the page, so they read
+    without the script."""
+    from ..report import bbcode, markdown
     from ..scenario import build, replay
-    text = markdown(replay(doc, str(path), build(doc, str(path))), cites)
-    return ('<details class="controls"><summary>The verdicts as Markdown</summary>\n'
-            '<p><button type="button" id="copy-markdown">Copy</button> '
-            '<span class="note" id="copied"></span></p>\n'
-            f'<textarea id="markdown-text" rows="8" cols="72" readonly>{esc(text)}</textarea>'
-            '</details>')
+    out = []
+    for name, label, write in (("markdown", "Markdown", markdown), ("bbcode", "BBCode", bbcode)):
+        text = write(replay(doc, str(path), build(doc, str(path))), cites)
+        out.append(f'<details class="controls"><summary>The verdicts as {label}</summary>\n'
+                   f'<p><button type="button" data-copy="{name}-text" id="copy-{name}">Copy'
+                   f'</button> <span class="note" data-said="{name}-text"></span></p>\n'
+                   f'<textarea id="{name}-text" rows="8" cols="72" readonly>{esc(text)}'
+                   '</textarea></details>')
+    return "\n".join(out)
 
 
 def live_link(text: str, depth: int = 1) -> str:
@@ -92,7 +96,7 @@ def scenario_page(path, cites: Citations, live: bool = False) -> str:
     for n in range(1, len(records) + 1):
         body = body.replace('<tr data-step="X">', f'<tr data-step="{n}">', 1)
     parts.append(body)
-    parts.append(_copy_markdown(doc, path, cites))
+    parts.append(_copy_post(doc, path, cites))
     data = json.dumps({"start": start, "steps": records}, ensure_ascii=False)
     data = data.replace("</", "<\\/")          # no end tag inside the script element
     parts.append(f'<script type="application/json" id="steps-data">{data}</script>')

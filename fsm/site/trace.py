@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from ..engine.rows import PHASE_NOTES
 from ..errors import FsmError
 from ..io.scenario import parse_text
 from ..report import because, describe, options_line
@@ -36,7 +37,7 @@ def trace(doc, path, lines, edges) -> tuple:
     SVG, each of its rows marked with its step), from one replay; ``edges``
     maps :func:`move_key` to the title of the edge that draws it. A step
     that cannot be read raises :class:`~fsm.errors.InputError`."""
-    from ..diagrams.model import PHASE_NOTES, trace_document
+    from ..diagrams.model import trace_document
     from ..diagrams.sequence import sequence_rows
     from .sequence_svg import sequence_svg
 
