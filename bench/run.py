@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import transitions  # noqa: E402
 from transitions import Machine  # noqa: E402
@@ -453,6 +454,24 @@ def fuzz_speed(examples: int) -> dict:
 
 # -- the report -------------------------------------------------------------------------
 
+def live_start(runs: int, pyodide=None) -> dict:
+    """The live checker's time to its first verdict, cold and warm
+    (bench/live.py), or why it was not measured."""
+    import tempfile
+
+    import live
+    why = live.available()
+    if why:
+        return {"skipped": why}
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            live.build_site(Path(tmp) / "site", pyodide)
+        except SystemExit:
+            return {"skipped": "the live site could not be built (npm?)"}
+        figures = live.measure(Path(tmp) / "site", runs)
+    return {"runs": figures, "summary": live.summary(figures)}
+
+
 def _mix(figures) -> str:
     mix = figures["mix"]
     return ", ".join(f"{mix[k]:.0%} {k}" for k in ("allowed", "rejected", "gm", "error")
@@ -521,6 +540,15 @@ def table(results: dict) -> str:
         lines.append(f"| fuzz against fsm serve, {f['timelines']} timelines | "
                      f"{f['timelines'] / f['seconds']:.0f} timelines/s | decoding alone "
                      f"{f['decode_seconds'] / f['seconds']:.2f} of the time | |")
+    v = results.get("live")
+    if v and "skipped" in v:
+        lines.append(f"| live checker, time to first verdict | n/a ({v['skipped']}) | | |")
+    elif v:
+        cold, warm = (v["summary"][k]["first_verdict"]["median"] for k in ("cold", "warm"))
+        runtime = v["summary"]["cold"]["runtime"]["median"]
+        lines.append(f"| live checker, time to first verdict (median of {len(v['runs']['cold'])}) "
+                     f"| {cold:.2f} s cold, {warm:.2f} s warm | the Pyodide runtime "
+                     f"{runtime / cold:.2f} of the cold time | |")
     lines += ["", "| exploration, 2 rounds | answering | runs | states | transitions | "
                   "seconds | states/s | jobs | cpu/wall (target >= 1.8 on 2 jobs) | clean |",
               "|---|---|---|---|---|---|---|---|---|---|"]
@@ -571,6 +599,9 @@ def main(argv=None) -> int:
                         help="a run of seconds that checks the script works (tests use it); "
                              "its figures mean little")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--pyodide", metavar="PATH",
+                        help="the pyodide npm package for the live checker's start "
+                             "(default: npm fetches it)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes for the default explorations")
     args = parser.parse_args(argv)
@@ -592,6 +623,9 @@ def main(argv=None) -> int:
     results["suite"] = suite()
     print("fuzz...", file=sys.stderr)
     results["fuzz"] = fuzz_speed(20 if args.smoke else 300)
+    if not args.smoke:
+        print("live checker start...", file=sys.stderr)
+        results["live"] = live_start(3 if args.quick else 5, args.pyodide)
     print("replay...", file=sys.stderr)
     results["replay"] = replay_speed((1000, 2000) if args.smoke else
                                      (1000, 10_000, 20_000, 100_000))

@@ -427,8 +427,13 @@ def test_the_builder_makes_a_gallery_scenario_by_clicking(served, browser, capsy
     link = browser.current_url
     browser.get("about:blank")
     _ready(browser, link)
-    _wait(browser, "return document.body.dataset.checked")
+    _wait(browser, "return document.body.dataset.built")
     assert _shown(browser) == want
+    reopened = browser.execute_script(
+        "return [...document.querySelectorAll('#b-choices button.choice')].map(b => "
+        "[b.closest('[data-actor]').dataset.actor, b.dataset.kind, b.dataset.to, b.disabled,"
+        " b.dataset.reason, b.title])")
+    assert reopened == buttons
     assert console_errors(browser) == []
 
 
@@ -449,6 +454,7 @@ def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
                          '[data-to="s1"]').is_enabled()
     path = ROOT / "spec" / "scenarios" / "pf2-combat-reflexes-shield-block.json"
     _paste_and_check(browser, path.read_text(encoding="utf-8"))
+    _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
     actors = browser.execute_script(
         "return [...document.querySelectorAll('#b-choices [data-actor]')].map(d => d.dataset.actor)")
     assert actors == ["ogre", "valeros", "*"]
@@ -480,3 +486,19 @@ def test_every_scenario_page_of_a_live_build_opens_in_the_live_checker(live_site
     browser.find_element("css selector", "a.open-live").click()
     _wait(browser, "return document.body.dataset.checked")
     assert _shown(browser) == _as_shown(_check_json(page, capsys))
+
+
+def test_the_live_start_bench_measures_cold_and_warm(live_site):
+    """bench/live.py measures the built page in a real browser: a cold and a
+    warm load, each with its marks in order, ending at the first verdict."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_live", ROOT / "bench" / "live.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.available() is None
+    figures = bench.measure(live_site, runs=1)
+    for kind in ("cold", "warm"):
+        (marks,) = figures[kind]
+        values = [marks[m] for m in bench.MARKS]
+        assert values == sorted(values) and values[0] > 0, (kind, marks)
+    assert "| warm | " in bench.table(figures)

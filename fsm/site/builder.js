@@ -285,6 +285,6 @@
     $('b-undo').addEventListener('click', () => change({ op: 'undo' }));
     window.fsmBranch = (keep) => change({ op: 'branch', keep: keep });
     window.fsmRefreshBuilder = refresh;
-    refresh();
+    if (api.source.value.trim() === '') { refresh(); }   // else the first check draws it
   };
 }());

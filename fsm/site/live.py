@@ -179,6 +179,7 @@ transitions, six, PyYAML and graphviz with their licences.</p>"""
     return page("Live checker", body, depth=1)
 
 
+
 BUILDER_HTML = """<section id="builder" class="builder" aria-labelledby="builder-title">
 <h2 id="builder-title">Build it by clicking</h2>
 <p class="note">Pick a ruleset, add the combatants in initiative order, then click the steps.
@@ -300,8 +301,11 @@ function check(step, fromBuilder) {
     answer = { ok: false, error: 'internal error of the checker (please report it): ' + last };
   }
   render(answer, encode(text), step || 0);
-  if (!fromBuilder && window.fsmRefreshBuilder) {
-    try { window.fsmRefreshBuilder(); } catch (e) { console.warn('builder: ' + e); }
+  if (!fromBuilder && window.fsmRefreshBuilder) {   // after the verdicts are drawn
+    setTimeout(() => {
+      try { window.fsmRefreshBuilder(); } catch (e) { console.warn('builder: ' + e); }
+      document.body.dataset.built = String(checked);
+    }, 0);
   }
   checked += 1;
   document.body.dataset.checked = String(checked);
@@ -312,12 +316,18 @@ $('example').addEventListener('change', () => {
 $('check').addEventListener('click', () => check(0));
 const start = fromAddress();
 if (start) { $('source').value = start.text; }
+const times = window.fsmTimes = {};      // milliseconds since the page began to load
+const mark = (name) => { times[name] = Math.round(performance.now()); };
+mark('script');
 try {
+  const bundle = fetch('fsm-live.zip').then((r) => r.arrayBuffer());   // while Python loads
   const py = await loadPyodide({ indexURL: new URL('pyodide/', location.href).href });
-  const zip = await (await fetch('fsm-live.zip')).arrayBuffer();
-  py.unpackArchive(zip, 'zip', { extractDir: '/home/pyodide/fsm-live' });
+  mark('runtime');
+  py.unpackArchive(await bundle, 'zip', { extractDir: '/home/pyodide/fsm-live' });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/fsm-live')");
+  mark('unpacked');
   judge = py.runPython('from fsm.site.trace import judge_json; judge_json');
+  mark('imported');
   const menu = py.runPython('from fsm.site.builder import menu_json; menu_json');
   const edit = py.runPython('from fsm.site.builder import edit_json; edit_json');
   window.fsmBuilder({ menu, edit, source: $('source'), changed: (any) => {
@@ -327,7 +337,8 @@ try {
   $('status').textContent = 'ready';
   $('check').disabled = false;
   document.body.dataset.ready = 'yes';
-  if (start) { check(start.step); }
+  mark('ready');
+  if (start) { check(start.step); mark('first_verdict'); }
 } catch (e) {
   $('status').textContent = 'Python could not be loaded here: ' + e
     + ' (serve the site over HTTP; browsers load WebAssembly only so)';
