@@ -502,3 +502,18 @@ def test_the_live_start_bench_measures_cold_and_warm(live_site):
         values = [marks[m] for m in bench.MARKS]
         assert values == sorted(values) and values[0] > 0, (kind, marks)
     assert "| warm | " in bench.table(figures)
+
+
+def test_the_live_page_as_it_reads_names_nothing_internal(served, browser):
+    """What the live page shows (the builder, the verdicts, the panel) after
+    a check and a click on the next step: no None, no phase or guard id."""
+    from test_plain_words import _internal
+    _ready(browser, served)
+    path = next(p for p in SCENARIOS if "combat-reflexes" in p.name)
+    _paste_and_check(browser, path.read_text(encoding="utf-8"))
+    _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
+    for _ in range(3):
+        browser.find_element("id", "next").click()
+        shown = browser.execute_script("return document.getElementById('result').innerText"
+                                       " + document.getElementById('builder').innerText")
+        assert _internal(shown) == []

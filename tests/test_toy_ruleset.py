@@ -186,11 +186,11 @@ def test_the_audit_finds_a_gap_in_the_toys_table():
 
 @pytest.mark.parametrize("engine", ["graphviz", "mermaid"])
 def test_the_diagram_builder_draws_the_toy(engine):
-    """Both views of the toy draw its strike row with its guard and rule ids."""
+    """Both views of the toy draw its strike row with its guard (in words) and rule ids."""
     overview = machine_source(TOY, "overview", engine)
     windows = machine_source(TOY, "windows", engine)
     assert "Toy" in overview and "strike" in overview
-    assert "toy_strike_left" in windows and "TOY-ONE" in windows
+    assert "toy strike left" in windows and "TOY-ONE" in windows   # the guard, in words
 
 
 def test_a_hole_in_the_table_exits_3_with_one_line(tmp_path, monkeypatch, capsys):

@@ -8,7 +8,7 @@ import html
 
 import graphviz
 
-from ..engine.rows import ACTING, MACHINE, PHASE_NOTES, STATES, TRIGGERED
+from ..engine.rows import ACTING, MACHINE, PHASE_NAMES, PHASE_NOTES, STATES, TRIGGERED
 from .model import (BOX, CLUSTER, FADED, FILL, FONT, INK, MACHINE_INK, PATH_INK,
                     RULE_INK, guard_count, guard_names, machine_words, steps_text)
 
@@ -47,11 +47,15 @@ def _add_nodes(pic, container) -> None:
 
 def _add_direct(pic, group, container) -> None:
     taken = pic.steps_taken(group)
-    # in the windows view, edges crowd the loop's right side: its label goes above
-    loop = group.tail == group.dest and pic.view == "windows"
-    place = "xlabel" if loop else "label"
+    place = "label"
+    # in the windows view the edges to the turn's phases leave a phase on its
+    # right and top: a loop hangs below it, where its label has room
+    if group.tail == group.dest and pic.view == "windows":
+        tips_ = {"tailport": "s", "headport": "s"}
+    else:
+        tips_ = {}
     tips = {"labeltooltip": guard_names(r for _, r in group.rows)} if group.machine else {}
-    container.edge(group.tail, group.dest, **{place: _edge_label(pic, group)}, **tips,
+    container.edge(group.tail, group.dest, **{place: _edge_label(pic, group)}, **tips, **tips_,
                    **_edge_style(group, taken, pic.trace is not None))
 
 
@@ -76,7 +80,10 @@ def _graph_attributes(machine) -> dict:
              "nodesep": "0.3", "ranksep": "0.4", "pad": "0.2", "newrank": "true",
              "label": _legend(machine)}
     if machine.view == "windows":
-        attrs.update(ranksep="0.3", nodesep="0.25")
+        # left to right: the tall cards of steps sit in columns of their own, so
+        # the box of open phases holds only its phases (top to bottom, it spanned
+        # the cards' height and stood mostly empty)
+        attrs.update(rankdir="LR", ranksep="0.3", nodesep="0.25")
     return attrs
 
 
@@ -85,7 +92,7 @@ def _cluster_label() -> str:
 
 
 def _phase_label(name) -> str:
-    return _html_lines([f"<B>{name}</B>",
+    return _html_lines([f"<B>{_esc(PHASE_NAMES[name])}</B>",
                         f'<FONT POINT-SIZE="9">{_esc(PHASE_NOTES[name])}</FONT>'])
 
 
@@ -152,7 +159,7 @@ def _card_label(group) -> str:
                      f'{_own_rules(row)}</TD></TR>')
         for fn, rules in row.guards:
             cells.append(
-                f'<TR><TD ALIGN="LEFT">   {_esc(fn.name)}</TD>'
+                f'<TR><TD ALIGN="LEFT" TITLE="{_esc(fn.name)}">   {_esc(fn.title)}</TD>'
                 f'<TD ALIGN="LEFT"><FONT COLOR="{RULE_INK}">{_esc(", ".join(rules))}'
                 f'</FONT></TD></TR>')
     return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'

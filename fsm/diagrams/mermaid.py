@@ -3,7 +3,8 @@ binary: phases, groups of rows, cards of guards, a legend note."""
 
 from __future__ import annotations
 
-from ..engine.rows import ACTING, MACHINE, PHASE_END, PHASE_NOTES, PHASE_START, STATES, TRIGGERED
+from ..engine.rows import (ACTING, MACHINE, PHASE_END, PHASE_NAMES, PHASE_NOTES, PHASE_START,
+                           STATES, TRIGGERED)
 from .model import (BOX, FADED, FILL, INK, PATH_INK, guard_count, guard_label,
                     machine_words, steps_text)
 
@@ -30,7 +31,7 @@ def mermaid_source(pic) -> str:
 def _add_nodes(pic, container) -> None:
     visited = pic.visited()
     for name in STATES:
-        container.append(f'state "{name}" as {name}')
+        container.append(f'state "{mermaid_text(PHASE_NAMES[name])}" as {name}')
         container.append(f"{name} : {mermaid_text(PHASE_NOTES[name])}")
         container.append(f"class {name} {_mermaid_class(name, visited)}")
     if pic.uses_box():

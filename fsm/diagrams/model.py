@@ -128,7 +128,7 @@ def guard_names(rows) -> str:
 
 
 def guard_label(g, rules) -> str:
-    return f"{g.name} ({', '.join(rules)})" if rules else g.name
+    return f"{g.title} ({', '.join(rules)})" if rules else g.title
 
 
 def steps_text(taken) -> str:

@@ -25,6 +25,12 @@ from typing import Callable
 GM = "gm"  # a guard's answer when the rules leave the step to the GM
 
 
+def guard_title(name: str) -> str:
+    """A guard's name in words, for people ('trigger still open'); the name
+    itself stays in JSON and tooltips."""
+    return name.replace("_", " ")
+
+
 @dataclass(frozen=True, eq=False)
 class Guard:
     """A guard: ``check(enc, step)`` and what is reported about it.
@@ -49,6 +55,10 @@ class Guard:
 
     def __call__(self, enc, st):
         return self.check(enc, st)
+
+    @property
+    def title(self) -> str:
+        return guard_title(self.name)
 
     def checking(self, check: Callable) -> "Guard":
         """The same guard (name, reasons, kind) deciding with ``check``."""

@@ -41,6 +41,14 @@ PHASE_NOTES = {
     PHASE_END: "end-of-turn triggers open",
 }
 
+# Each phase's name for people (a picture's node, a page): its id stays in tooltips
+PHASE_NAMES = {
+    PHASE_START: "turn starts",
+    ACTING: "acting",
+    BEFORE: "trigger declared",
+    AFTER: "trigger resolved",
+    PHASE_END: "turn ends",
+}
 STATES = (PHASE_START, ACTING, BEFORE, AFTER, PHASE_END)
 TRIGGERED = (PHASE_START, BEFORE, AFTER, PHASE_END)   # phases where some trigger is open
 

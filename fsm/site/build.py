@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagrams import Picture, render, title_of
+from ..engine.guard import guard_title
 from ..io.scenario import load
 from ..report import Citations
 from ..rulesets import RULESETS
@@ -127,9 +128,10 @@ def _rule_page(spec, rule, texts) -> str:
             (f"<code>{esc(e['id'])}</code>", esc(group), esc(e.get("ruling", "")))
             for group, e in entries]))
     parts.append("<h2>In the machine</h2>")
-    parts.append(f"<p>Transitions: {esc(', '.join(rule.get('transitions') or []) or 'none')}; "
-                 f"guards: {esc(', '.join(rule.get('guards') or []) or 'none')}. Its edges "
-                 f"are drawn thicker below.</p>")
+    guards = ", ".join(_guard_words(g) for g in rule.get("guards") or []) or "none"
+    parts.append(f"<p>Steps: {esc(', '.join(rule.get('transitions') or []) or 'none')}; "
+                 f"the limits that enforce it: {guards}. Its edges are drawn thicker "
+                 f"below.</p>")
     if rule.get("ruleset") in RULESETS:
         name = rule["ruleset"]
         parts.append(inline_svg(render(name, "overview", "svg"), "machine",
@@ -181,6 +183,11 @@ def _source_page(spec, source, texts) -> str:
                 + _sentence_table(sentences, texts, depth=1), depth=1)
 
 
+def _guard_words(name: str) -> str:
+    """A guard in words, its name in the tooltip."""
+    return f'<span title="{esc(name)}">{esc(guard_title(name))}</span>'
+
+
 def _reference() -> str:
     used: dict = {}
     for name, rs in RULESETS.items():
@@ -191,16 +198,17 @@ def _reference() -> str:
     for (name, reason, gm_reason, says), rules in sorted(used.items()):
         for code in (reason, gm_reason):
             if code:
-                rows.append((f"<code>{esc(code)}</code>", f"<code>{esc(name)}</code>",
+                rows.append((f"<code>{esc(code)}</code>", _guard_words(name),
                              esc(says), " ".join(rule_link(r) for r in sorted(rules))))
     parts = ["<h2>Reason codes</h2>",
-             table(("reason", "guard", "what it says", "rules"), sorted(rows))]
+             table(("reason", "the limit that gives it", "what it says", "rules"), sorted(rows))]
     for name, rs in RULESETS.items():
         parts.append(f"<h2>Options of {esc(rs.title)}</h2>")
         parts.append(table(("option", "values", "default", "meaning"), [
             (f"<code>{esc(o.name)}</code>",
-             esc(", ".join(map(str, o.choices)) if o.choices else "a number, or null"),
-             esc(o.default), esc(o.doc)) for o in rs.options]))
+             esc(", ".join(map(str, o.choices)) if o.choices else "a number, or null (no limit)"),
+             esc("no limit (null)" if o.default is None else o.default), esc(o.doc))
+            for o in rs.options]))
     return page("Reasons and options", "\n".join(parts))
 
 
