@@ -376,3 +376,32 @@ def test_a_site_without_the_live_checker_links_none(site):
     pages = list((site / "scenario").glob("*.html"))
     assert pages and not [p for p in pages if "open-live" in p.read_text(encoding="utf-8")]
     assert not (site / "live").exists()
+
+
+def test_a_scene_is_drawn_as_a_grid_after_every_step():
+    """On a grid, each step's record draws where every combatant stands
+    after it (the positions fsm check reports) and the squares its path
+    entered, in order; without a scene nothing is drawn."""
+    from fsm.site.trace import judge
+    path = ROOT / "spec" / "scenarios" / "4e-shift-away-on-the-grid.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    answer = judge(path.read_text(encoding="utf-8"), {})
+    from fsm.scenario import build, play_step
+    enc = build(doc, "x")
+    for n, (step, record) in enumerate(zip(doc["steps"], answer["steps"]), 1):
+        play_step(enc, step, "x", n)
+        drawn = dict(re.findall(r"<title>([^<]+) at \((-?\d+,-?\d+)\)</title>", record["scene"]))
+        assert drawn == {cid: f"{x},{y}" for cid, (x, y) in enc.facts()["positions"].items()}
+        marked = re.findall(r'font-size="9" fill="#c0392b">(\d+)</text>', record["scene"])
+        assert marked == [str(i) for i in range(1, len(step.get("path") or ()) + 1)], n
+    plain = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
+    assert all(r["scene"] == "" for r in judge(plain.read_text(encoding="utf-8"), {})["steps"])
+
+
+def test_the_step_through_shows_the_scene_of_the_step(site, browser):
+    page = site / "scenario" / "4e-shift-away-on-the-grid.html"
+    browser.get(page.as_uri() + "#step-2")
+    box = browser.find_element("css selector", "#step-panel [data-field=scene]")
+    assert box.is_displayed() and "ayla at (1,0)" in box.get_attribute("innerHTML")
+    browser.get((site / "scenario" / "4e-reaction-between-attack-rolls.html").as_uri())
+    assert not browser.find_element("css selector", "#step-panel [data-field=scene]").is_displayed()

@@ -136,7 +136,8 @@ def step_panel() -> str:
             '<p class="failures" data-field="failures"></p>\n'
             '<p>Now: <span data-field="phase"></span>; stack (top last): '
             '<span data-field="stack"></span></p>\n'
-            '<p>Budgets: <span data-field="budgets"></span></p>\n</div>')
+            '<p>Budgets: <span data-field="budgets"></span></p>\n'
+            '<div class="scene-now" data-field="scene" hidden></div>\n</div>')
 
 
 def sequence_box(svg: str) -> str:
@@ -178,6 +179,9 @@ STEP_SCRIPT = """
     field('phase', s.now || s.phase);
     field('stack', s.stack.join(' \\u2190 ') || 'empty');
     field('budgets', s.budgets);
+    var scene = panel.querySelector('[data-field=scene]');   // drawn by fsm.site.scene_svg
+    scene.innerHTML = s.scene || '';
+    scene.hidden = !s.scene;
     light(st.svg, 'node', [s.phase]);
     light(st.svg, 'edge', s.edges);
     document.querySelectorAll('tr[data-step]').forEach(function (tr) {

@@ -1,5 +1,5 @@
 """The scene as a grid, for a page: where each combatant stands after a
-step, its reach drawn around it, and the squares the step's path entered.
+step, and the squares the step's path entered.
 
 Drawn from the encounter's positions (``Encounter.facts()["positions"]``);
 every text is escaped and inside the picture's view box.
@@ -12,7 +12,7 @@ from html import escape
 CELL = 26          # pixels a square
 MARGIN = 1         # squares shown around the combatants and the path
 LEGEND_LINE = 16
-INK, GRID, PATH, REACH = "#222222", "#c8c8c8", "#c0392b", "#e3edf9"
+INK, GRID, PATH = "#222222", "#c8c8c8", "#c0392b"
 CHAR = 7.2         # the widest a legend character is drawn, in pixels
 
 
@@ -28,8 +28,8 @@ def initials(positions: dict) -> dict:
 
 
 def scene_svg(positions: dict, reach: dict | None = None, path=(), title="the scene") -> str:
-    """An SVG grid of ``positions`` ({id: [x, y]}); ``reach`` ({id: squares})
-    shades the squares each one reaches; ``path`` marks squares in order."""
+    """An SVG grid of ``positions`` ({id: [x, y]}); the legend gives each
+    ``reach`` ({id: squares}) that is not 1; ``path`` marks squares in order."""
     reach = reach or {}
     squares = [tuple(p) for p in positions.values()] + [tuple(p) for p in path]
     xs, ys = [x for x, _ in squares], [y for _, y in squares]
@@ -55,10 +55,7 @@ def scene_svg(positions: dict, reach: dict | None = None, path=(), title="the sc
     for y in range(y0, y1 + 1):
         for x in range(x0, x1 + 1):
             px, py = at(x, y)
-            near = any(max(abs(x - p[0]), abs(y - p[1])) <= reach.get(c, 1) and (x, y) != tuple(p)
-                       for c, p in positions.items() if reach)
-            fill = REACH if near else "#ffffff"
-            out.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{fill}" '
+            out.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="#ffffff" '
                        f'stroke="{GRID}"><title>({x},{y})</title></rect>')
     for n, (x, y) in enumerate(path, 1):
         px, py = at(x, y)

@@ -27,9 +27,22 @@ def move_key(trigger, source, dest) -> str:
 
 def _budgets(facts) -> str:
     """Each combatant's budgets in words ('nothing' where a value is none)."""
-    return "; ".join(f"{who}: " + ", ".join(f"{k} {'nothing' if v is None else v}"
+    return "; ".join(f"{who}: " + ", ".join(f"{k.replace('_', ' ')} {'nothing' if v is None else v}"
                                             for k, v in b.items())
                      for who, b in facts["budgets"].items())
+
+
+def _scene(enc, facts, result) -> str:
+    """The grid after a step (with the squares its path entered), or '' without a scene."""
+    if "positions" not in facts:
+        return ""
+    from .scene_svg import scene_svg
+    path = result.data.get("path") if result is not None and isinstance(result.data, dict) \
+        else None
+    squares = [p for p in path if isinstance(p, list) and len(p) == 2] if isinstance(path, list) \
+        else []
+    return scene_svg(facts["positions"], {cid: f.reach for cid, f in enc.fighters.items()},
+                     squares, "where each combatant stands after this step")
 
 
 def trace(doc, path, lines, edges) -> tuple:
@@ -55,7 +68,7 @@ def trace(doc, path, lines, edges) -> tuple:
                      "failures": result.failures}
         lit = {edges.get(move_key(*m)) for m in fired} - {None}
         records.append({**entry, "phase": facts["state"], "now": PHASE_NOTES[facts["state"]],
-                        "stack": facts["stack"],
+                        "stack": facts["stack"], "scene": _scene(enc, facts, result),
                         "budgets": _budgets(facts), "edges": sorted(lit)})
 
     replay, traced = trace_document(doc, path, lines, record)
