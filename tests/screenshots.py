@@ -1,0 +1,137 @@
+"""The README's screenshots, taken from the real pages in headless Chromium:
+
+    python tests/screenshots.py [--pyodide PATH]
+
+builds the site with the live checker (npm fetches pyodide unless --pyodide
+names a copy), serves it on the loopback address and writes
+diagrams/screenshots/*.png: the home page, a rule page, a step-through on a
+grid, the same page on a 400 px phone screen, and the live checker's
+builder with a scenario clicked together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import http.server
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "diagrams" / "screenshots"
+
+
+def _browser(width, height):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                 f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1,
+                            "mobile": width < 600})
+    return driver
+
+
+def _wait(driver, condition, seconds=120):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if driver.execute_script(condition):
+            return
+        time.sleep(0.1)
+    raise SystemExit(f"timed out waiting for {condition}")
+
+
+def _shoot(driver, url, name, scroll_to=None):
+    driver.get(url)
+    time.sleep(0.5)
+    if scroll_to:
+        driver.execute_script(f"document.querySelector({scroll_to!r}).scrollIntoView()")
+    driver.save_screenshot(str(OUT / name))
+    print("wrote", OUT / name)
+
+
+def _builder(driver, base):
+    """The builder after a 4e question clicked together: a two-attack
+    standard action, its first roll resolved, the reaction offered."""
+    from selenium.webdriver.support.ui import Select
+    driver.get(base + "live/index.html")
+    _wait(driver, "return document.body.dataset.ready === 'yes'")
+
+    def q(css):
+        return driver.find_element("css selector", css)
+    Select(q("#b-ruleset")).select_by_value("dnd4e")
+    q("#b-new").click()
+    for cid, side in (("goblin", "monsters"), ("ayla", "heroes")):
+        q("#b-name").send_keys(cid)
+        Select(q("#b-side")).select_by_value(side)
+        q("#b-add-combatant").click()
+    q('[data-actor="goblin"] button[data-details="standard"]').click()
+    Select(q("#b-field-attacks")).select_by_value("2")
+    q("#b-field-name").send_keys("twin strike")
+    q("#b-add").click()
+    q('[data-actor="*"] button.choice[data-kind="resolve"]').click()
+    driver.execute_script("document.getElementById('b-now').scrollIntoView()")
+    time.sleep(0.3)
+    driver.save_screenshot(str(OUT / "live-builder.png"))
+    print("wrote", OUT / "live-builder.png")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pyodide", help="the pyodide npm package (.tgz or folder)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    from fsm.cli import main as fsm
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        if fsm(["site", str(site), "--live"] + (["--pyodide", args.pyodide] if args.pyodide
+                                                 else [])) != 0:
+            return 2
+
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+        server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}/"
+        OUT.mkdir(parents=True, exist_ok=True)
+        wide = _browser(1100, 900)
+        try:
+            _shoot(wide, base + "index.html", "home.png")
+            _shoot(wide, base + "rule/4E-REACTION.html", "rule.png")
+            _shoot(wide, base + "scenario/4e-shift-away-on-the-grid.html#step-2",
+                   "step-through.png")
+            text = (ROOT / "spec" / "scenarios" /
+                    "4e-reaction-between-attack-rolls.json").read_text(encoding="utf-8")
+            link = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+            wide.get(base + "live/index.html#scenario=" + link + "&step=4")
+            _wait(wide, "return document.body.dataset.built")
+            wide.execute_script("document.getElementById('step-panel').scrollIntoView()")
+            time.sleep(0.3)
+            wide.save_screenshot(str(OUT / "live-checker.png"))
+            print("wrote", OUT / "live-checker.png")
+            _builder(wide, base)
+        finally:
+            wide.quit()
+        phone = _browser(400, 860)
+        try:
+            _shoot(phone, base + "scenario/pf2-combat-reflexes-shield-block.html#step-2",
+                   "phone.png")
+        finally:
+            phone.quit()
+        server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
