@@ -517,3 +517,36 @@ def test_the_live_page_as_it_reads_names_nothing_internal(served, browser):
         shown = browser.execute_script("return document.getElementById('result').innerText"
                                        " + document.getElementById('builder').innerText")
         assert _internal(shown) == []
+
+
+def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, capsys, tmp_path):
+    """Combatants placed by clicking squares, a move whose path is clicked
+    square by square: the scenario holds them, its verdicts are fsm check's,
+    and the grid offers the opportunity attack the move provokes."""
+    _ready(browser, served)
+    _select(browser, "#b-ruleset", "dnd5e")
+    _css(browser, "#b-new").click()
+    for cid, side, (x, y) in (("orc", "monsters", (0, 0)), ("ayla", "heroes", (1, 0))):
+        _css(browser, "#b-name").send_keys(cid)
+        _select(browser, "#b-side", side)
+        place = _css(browser, "#b-setup details")
+        if not place.get_attribute("open"):
+            place.find_element("tag name", "summary").click()
+        _css(browser, f'#b-place button[data-x="{x}"][data-y="{y}"]').click()
+        _css(browser, "#b-add-combatant").click()
+    _css(browser, '[data-actor="orc"] button.choice[data-kind="end-turn"]').click()
+    _css(browser, '[data-actor="ayla"] button[data-details="move"]').click()
+    for x in (2, 3):
+        _css(browser, f'.path-grid button[data-x="{x}"][data-y="0"]').click()
+    _css(browser, "#b-add").click()
+    doc = json.loads(browser.execute_script("return document.getElementById('source').value"))
+    assert [c["at"] for c in doc["combatants"]] == [[0, 0], [1, 0]]
+    assert doc["steps"][-1] == {"actor": "ayla", "do": "move", "path": [[2, 0], [3, 0]]}
+    path = tmp_path / "built.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert _shown(browser) == _as_shown(_check_json(path, capsys))
+    attack = _css(browser, '[data-actor="orc"] button.choice[data-kind="opportunity"]')
+    assert attack.is_enabled() and attack.get_attribute("data-to") == "s2"
+    # the move is declared, not resolved: the grid still has ayla where she stood
+    assert _css(browser, '#b-scene [data-x="1"][data-y="0"]').get_attribute("title") == \
+        "(1,0) ayla"
