@@ -2,6 +2,7 @@
 Chromium for the site's pages."""
 
 import shutil
+import time
 
 import pytest
 
@@ -73,3 +74,15 @@ def browser():
 
 def console_errors(driver) -> list:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def said_after_copy(browser, box, seconds=10):
+    """What the Copy button of ``box`` says once it has said something."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        said = browser.execute_script(
+            f"return document.querySelector('[data-said=\"{box}\"]').textContent")
+        if said:
+            return said
+        time.sleep(0.05)
+    return ""

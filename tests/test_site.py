@@ -17,7 +17,7 @@ from fsm.cli import main
 from fsm.rulesets import RULESETS
 from fsm.scenario import build, load, replay
 
-from conftest import console_errors
+from conftest import console_errors, said_after_copy as _said
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = Path(os.environ.get("FSM_SOURCES") or ROOT.parent / "shared")
@@ -226,7 +226,7 @@ def test_a_scenario_page_shows_the_options_its_verdicts_rest_on():
     path = ROOT / "spec" / "scenarios" / "pf2-combat-reflexes-shield-block.json"
     html = scenario_page(path, Citations(ROOT))
     assert "<strong>Options.</strong> react_before_first_turn allow" in html
-    _, start, _, _ = replay_steps(path)
+    _, start, *_ = replay_steps(path)
     assert "react_before_first_turn allow" in start["explain"]
 
 
@@ -365,7 +365,7 @@ def test_a_scenario_page_gives_its_verdicts_as_markdown_and_bbcode_to_copy(
         box = browser.find_element(By.ID, f"{name}-text").find_element(By.XPATH, "..")
         box.find_element(By.TAG_NAME, "summary").click()
         browser.find_element(By.ID, f"copy-{name}").click()
-        said = box.find_element(By.CSS_SELECTOR, "[data-said]").text
+        said = _said(browser, f"{name}-text")      # the clipboard answers in its own time
         assert said in ("copied", "selected: press Ctrl+C to copy")
         assert "react_before_first_turn allow" in \
             browser.find_element(By.ID, f"{name}-text").get_attribute("value")

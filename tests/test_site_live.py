@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import console_errors
+from conftest import console_errors, said_after_copy
 from fsm.cli import main
 from fsm.site.live import PYODIDE_FILES
 from fsm.site.stepthrough import edge_titles
@@ -550,3 +550,20 @@ def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, caps
     # the move is declared, not resolved: the grid still has ayla where she stood
     assert _css(browser, '#b-scene [data-x="1"][data-y="0"]').get_attribute("title") == \
         "(1,0) ayla"
+
+
+def test_the_live_page_gives_the_verdicts_as_markdown_and_bbcode(served, browser, capsys):
+    """After a check the page holds the verdicts as fsm check --format
+    markdown and bbcode write them (options and rule statements included),
+    each with a button that copies it."""
+    _ready(browser, served)
+    path = next(p for p in SCENARIOS if "combat-reflexes" in p.name)
+    _paste_and_check(browser, path.read_text(encoding="utf-8"))
+    for name in ("markdown", "bbcode"):
+        main(["check", "--format", name, str(path)])
+        want = capsys.readouterr().out
+        box = browser.find_element("id", f"{name}-text")
+        assert box.get_attribute("value") == want
+        box.find_element("xpath", "..").find_element("tag name", "summary").click()
+        browser.find_element("id", f"copy-{name}").click()
+        assert said_after_copy(browser, f"{name}-text") in ("copied", "selected: press Ctrl+C to copy")

@@ -201,6 +201,18 @@ STEP_SCRIPT = """
     if (e.key === 'ArrowLeft') { show(active, active.current - 1); }
     if (e.key === 'ArrowRight') { show(active, active.current + 1); }
   });
+  // a Copy button copies the text box it names (the verdicts for a post)
+  document.querySelectorAll('button[data-copy]').forEach(function (copy) {
+    copy.addEventListener('click', function () {
+      var text = document.getElementById(copy.dataset.copy);
+      var said = document.querySelector('[data-said="' + copy.dataset.copy + '"]');
+      function done() { said.textContent = 'copied'; }
+      function select() { text.select(); said.textContent = 'selected: press Ctrl+C to copy'; }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text.value).then(done, select);
+      } else { select(); }
+    });
+  });
   window.fsmShow = function (n) { if (active) { show(active, n); } };
   window.fsmSteps = function (data, svg, onShow, first) {
     active = {data: data, svg: svg, onShow: onShow, current: 0};
@@ -222,17 +234,6 @@ SCENARIO_SCRIPT = """
   // the picture after it; a step number in the table links there too
   function toPanel() { document.getElementById('step-panel').scrollIntoView(); }
   if (m) { toPanel(); }
-  document.querySelectorAll('button[data-copy]').forEach(function (copy) {
-    copy.addEventListener('click', function () {
-      var text = document.getElementById(copy.dataset.copy);
-      var said = document.querySelector('[data-said="' + copy.dataset.copy + '"]');
-      function done() { said.textContent = 'copied'; }
-      function select() { text.select(); said.textContent = 'selected: press Ctrl+C to copy'; }
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(text.value).then(done, select);
-      } else { select(); }
-    });
-  });
   window.addEventListener('hashchange', function () {
     var k = /^#step-(\\d+)$/.exec(location.hash);
     if (k) { window.fsmShow(Number(k[1])); toPanel(); }

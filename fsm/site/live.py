@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from .html import STEP_SCRIPT, esc, inline_svg, page, sequence_box, step_panel, table
+from .stepthrough import copy_boxes
 
 PYODIDE_VERSION = "314.0.7"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -167,6 +168,7 @@ without it.</p></noscript>
 {head.replace('<tbody>', '<tbody id="verdicts">')}
 {step_panel()}
 {svgs}
+{copy_boxes({})}
 {sequence_box('<div id="sequence"></div>')}
 </div>
 <script type="application/json" id="edges">{_json(edges)}</script>
@@ -281,6 +283,8 @@ function render(answer, encoded, step) {
     cell(tr, '').appendChild(branch);
     body.appendChild(tr);
   });
+  $('markdown-text').value = answer.markdown;
+  $('bbcode-text').value = answer.bbcode;
   $('sequence').innerHTML = answer.sequence;   // drawn by fsm.site.sequence_svg: text escaped
   let svg = null;
   document.querySelectorAll('#result [data-ruleset]').forEach((div) => {

@@ -30,26 +30,31 @@ def edge_titles(ruleset: str) -> dict:
 
 def replay_steps(path) -> tuple:
     """(document, the start as a step, every step's record, the sequence
-    diagram as SVG) for a scenario."""
+    diagram as SVG, the replay) for a scenario."""
     doc, lines = load_source(path)
     return (doc, *trace(doc, path, lines, edge_titles(doc["ruleset"])))
 
 
-def _copy_post(doc, path, cites) -> str:
+def _copy_post(replay, cites) -> str:
     """Buttons that copy the verdict table as Markdown and as BBCode, as ``fsm
     check --format markdown|bbcode`` writes it (options and rule statements
     included), for a forum post; the texts sit in the page, so they read
     without the script."""
     from ..report import bbcode, markdown
-    from ..scenario import build, replay
+    return copy_boxes({"markdown": markdown(replay, cites), "bbcode": bbcode(replay, cites)})
+
+
+def copy_boxes(texts: dict) -> str:
+    """The verdicts as Markdown and as BBCode, each in a text box with a Copy
+    button (``texts``: their text by format; empty for the live page, whose
+    script fills them)."""
     out = []
-    for name, label, write in (("markdown", "Markdown", markdown), ("bbcode", "BBCode", bbcode)):
-        text = write(replay(doc, str(path), build(doc, str(path))), cites)
+    for name, label in (("markdown", "Markdown"), ("bbcode", "BBCode")):
         out.append(f'<details class="controls"><summary>The verdicts as {label}</summary>\n'
                    f'<p><button type="button" data-copy="{name}-text" id="copy-{name}">Copy'
                    f'</button> <span class="note" data-said="{name}-text"></span></p>\n'
-                   f'<textarea id="{name}-text" rows="8" cols="72" readonly>{esc(text)}'
-                   '</textarea></details>')
+                   f'<textarea id="{name}-text" rows="8" cols="72" readonly>'
+                   f'{esc(texts.get(name, ""))}</textarea></details>')
     return "\n".join(out)
 
 
@@ -62,7 +67,7 @@ def live_link(text: str, depth: int = 1) -> str:
 
 def scenario_page(path, cites: Citations, live: bool = False) -> str:
     """A scenario's page; in a ``--live`` build it opens in the live checker."""
-    doc, start, records, sequence = replay_steps(path)
+    doc, start, records, sequence, replay = replay_steps(path)
     title = f"Scenario {doc.get('id')}"
     parts = []
     if doc.get("question"):
@@ -96,7 +101,7 @@ def scenario_page(path, cites: Citations, live: bool = False) -> str:
     for n in range(1, len(records) + 1):
         body = body.replace('<tr data-step="X">', f'<tr data-step="{n}">', 1)
     parts.append(body)
-    parts.append(_copy_post(doc, path, cites))
+    parts.append(_copy_post(replay, cites))
     data = json.dumps({"start": start, "steps": records}, ensure_ascii=False)
     data = data.replace("</", "<\\/")          # no end tag inside the script element
     parts.append(f'<script type="application/json" id="steps-data">{data}</script>')

@@ -17,7 +17,7 @@ import json
 from ..engine.rows import PHASE_NOTES
 from ..errors import FsmError
 from ..io.scenario import parse_text
-from ..report import because, describe, options_line
+from ..report import Citations, bbcode, because, describe, markdown, options_line
 
 
 def move_key(trigger, source, dest) -> str:
@@ -47,7 +47,8 @@ def _scene(enc, facts, result) -> str:
 
 def trace(doc, path, lines, edges) -> tuple:
     """(the start as a step, every step's record, the sequence diagram as
-    SVG, each of its rows marked with its step), from one replay; ``edges``
+    SVG, each of its rows marked with its step, the replay itself), from one
+    replay; ``edges``
     maps :func:`move_key` to the title of the edge that draws it. A step
     that cannot be read raises :class:`~fsm.errors.InputError`."""
     from ..diagrams.model import trace_document
@@ -75,24 +76,28 @@ def trace(doc, path, lines, edges) -> tuple:
     records[0]["options"] = options_line(replay)
     records[0]["explain"] = f"the options in force: {records[0]['options']}"
     sequence = sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
-    return records[0], records[1:], sequence
+    return records[0], records[1:], sequence, replay
 
 
 def judge(text: str, edges_by_ruleset: dict) -> dict:
     """The live checker's answer for a pasted scenario (JSON when it starts
     with a brace, YAML otherwise): ``{"ok": true, "ruleset", "id", "start",
-    "steps", "sequence"}`` (the sequence diagram as SVG), or ``{"ok": false,
+    "steps", "sequence", "markdown", "bbcode"}`` (the sequence diagram as SVG,
+    the verdicts as ``fsm check`` writes them for a post), or ``{"ok": false,
     "error": one line}`` as ``fsm check`` would print it."""
     name = "scenario.json" if text.lstrip().startswith("{") else "scenario.yaml"
     lines: dict = {}
     try:
         doc = parse_text(text, name, lines)
         ruleset = doc.get("ruleset") if isinstance(doc, dict) else None
-        start, records, sequence = trace(doc, name, lines, edges_by_ruleset.get(ruleset) or {})
+        start, records, sequence, replay = trace(doc, name, lines,
+                                                 edges_by_ruleset.get(ruleset) or {})
     except FsmError as exc:
         return {"ok": False, "error": str(exc)}
+    cites = Citations()
     return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"), "start": start,
-            "steps": records, "sequence": sequence}
+            "steps": records, "sequence": sequence,
+            "markdown": markdown(replay, cites), "bbcode": bbcode(replay, cites)}
 
 
 def judge_json(text: str, edges_json: str) -> str:
