@@ -349,6 +349,22 @@ def memory() -> dict:
     return out
 
 
+def construction(count: int, repeat: int) -> dict:
+    """CPU seconds to build one encounter (3 combatants, 4e), best of
+    ``repeat`` batches, on the ruleset's shared machine and on the lean walker."""
+    out = {}
+    for name, cls in (("Encounter", Encounter), ("LeanEncounter", LeanEncounter)):
+        cls("dnd4e", COMBATANTS)
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.process_time()
+            for _ in range(count):
+                cls("dnd4e", COMBATANTS)
+            best = min(best, time.process_time() - start)
+        out[name] = best / count
+    return out
+
+
 def _timeline(n: int) -> list:
     """Ordinary turns: actions, answers, moves in two squares, ends of turns."""
     order, steps, turn = ["c1", "c2", "c3"], [], 0
@@ -514,6 +530,10 @@ def table(results: dict) -> str:
         f"{mem['LeanEncounter'] / 1024:.1f} KiB (lean) | "
         f"{mem['Encounter'] / mem['LeanEncounter']:.1f}x | |",
     ]
+    k = results["construction"]
+    lines.append(f"| building an Encounter (3 combatants, 4e) | {k['Encounter'] * 1e6:.0f} µs "
+                 f"(the ruleset's shared machine), {k['LeanEncounter'] * 1e6:.0f} µs (lean) | "
+                 f"{k['Encounter'] / k['LeanEncounter']:.2f}x lean | |")
     r = results["replay"]
     sizes = sorted(r)
     lines.append(f"| scenario replay, {' / '.join(f'{n:,}' for n in sizes)} steps | "
@@ -620,6 +640,7 @@ def main(argv=None) -> int:
     print("cold start, memory, suite...", file=sys.stderr)
     results["cold_start"] = cold_start(repeat)
     results["memory"] = memory()
+    results["construction"] = construction(50 if args.smoke else 1000, repeat)
     results["suite"] = suite()
     print("fuzz...", file=sys.stderr)
     results["fuzz"] = fuzz_speed(20 if args.smoke else 300)

@@ -21,6 +21,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
                 "| cold start: fsm serve (input closed at once) |",
                 "| cold start: fsm spec check |",
                 "| memory per encounter model |", "| conformance suite, ",
+                "| building an Encounter (3 combatants, 4e) |",
                 "| fuzz against fsm serve, ",
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
                 "| step cost, 2 / 1,000 combatants |",

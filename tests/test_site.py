@@ -210,7 +210,7 @@ def test_every_allowed_step_of_a_scenario_page_says_why():
     from fsm.site.trace import trace
     for path in sorted((ROOT / "spec" / "scenarios").glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        _, records, _ = trace(doc, str(path), None, {})
+        _, records, *_ = trace(doc, str(path), None, {})
         for n, r in enumerate(records, 1):
             if r["verdict"] == "allowed":
                 assert r["explain"].startswith("because ") and len(r["explain"]) > 10, \

@@ -62,22 +62,36 @@ def machine_transitions(rows) -> list[dict]:
             for r in rows]
 
 
-_DEFINITIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_MACHINES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _LEAN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def ruleset_machine(ruleset) -> Machine:
+    """The one ``transitions`` machine of ``ruleset``'s rows, built once and
+    shared by its encounters."""
+    machine = _MACHINES.get(ruleset)
+    if machine is None:
+        machine = _MACHINES[ruleset] = Machine(
+            model=None, states=list(STATES), initial=PHASE_START,
+            transitions=machine_transitions(ruleset.rows), auto_transitions=False,
+            send_event=True, ignore_invalid_triggers=False)
+    return machine
+
+
 class TransitionsDispatch:
-    """A ``transitions`` machine over the ruleset's rows, the encounter its model."""
+    """The ruleset's ``transitions`` machine, the encounter one of its models.
+
+    ``add_model`` gives the encounter the machine's triggers; ``remove_model``
+    then drops the machine's own reference to it (the triggers stay, as the
+    library documents), so an encounter lives only as long as its owner
+    keeps it, and adding the next one does not search a growing list."""
 
     name = "transitions"
 
     def bind(self, enc) -> None:
-        defs = _DEFINITIONS.get(enc.ruleset)
-        if defs is None:
-            defs = _DEFINITIONS[enc.ruleset] = machine_transitions(enc.ruleset.rows)
-        self.machine = Machine(model=enc, states=list(STATES), initial=PHASE_START,
-                               transitions=defs, auto_transitions=False, send_event=True,
-                               ignore_invalid_triggers=False)
+        self.machine = ruleset_machine(enc.ruleset)
+        self.machine.add_model(enc)
+        self.machine.remove_model(enc)
 
     @staticmethod
     def fire(enc, trigger: str, step) -> bool:
