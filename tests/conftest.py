@@ -1,12 +1,27 @@
 """Shared helpers: small encounters and a one-call step; a headless
 Chromium for the site's pages."""
 
+import os
 import shutil
 import time
 
 import pytest
 
 from fsm import Encounter
+
+
+# Tests marked slow (whole walks, regenerations, a long log) run when FSM_SLOW=1,
+# as .ci/run sets it; the quick default leaves them to CI.
+SLOW = "FSM_SLOW"
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get(SLOW) == "1":
+        return
+    later = pytest.mark.skip(reason=f"slow: {SLOW}=1 runs it (CI does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(later)
 
 
 def party4e(**options):

@@ -139,3 +139,27 @@ def test_dump_writes_the_same_document(path):
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert json.loads(dump(doc)) == doc
     assert yaml.safe_load(dump(doc, yaml_form=True)) == doc
+
+
+def test_what_the_form_offers_is_what_the_ruleset_reads():
+    """A shift only where a path may be one (4e); no attack rolls on a move;
+    the initiative changes only before the first step; at a turn's end the
+    moment says whose turn comes next."""
+    def fields(path, actor, kind):
+        m = menu(path.read_text(encoding="utf-8"))
+        return {f["name"] for c in m["choices"] if c["step"].get("actor") == actor
+                and c["step"]["do"] == kind for f in c["fields"]}
+    grid4 = ROOT / "spec" / "scenarios" / "4e-shift-away-on-the-grid.json"
+    grid5 = ROOT / "spec" / "scenarios" / "5e-misty-step-out-of-reach.json"
+    assert "shift" in fields(grid4, "hobgoblin", "move")
+    doc5 = json.loads(grid5.read_text(encoding="utf-8"))
+    mover = doc5["initiative"][0] if doc5.get("initiative") else doc5["combatants"][0]["id"]
+    five = fields(grid5, mover, "move")
+    assert five and "shift" not in five and "attacks" not in five and "path" in five
+    text = _edit("", op="new", ruleset="dnd4e")
+    for cid in ("a", "b"):
+        text = _edit(text, op="add-combatant", combatant={"id": cid, "side": cid})
+    text = _edit(text, op="add-step", step={"actor": "a", "do": "end-turn"})
+    answer = edit(text, {"op": "earlier", "id": "b"})
+    assert not answer["ok"] and "before the first step" in answer["error"]
+    assert menu(text)["now"] == "round 1, a's turn: end-of-turn triggers open; b's turn comes next"

@@ -179,7 +179,8 @@ def _signature(enc, frozen, moves, answerers) -> tuple:
     return tuple(out)
 
 
-@pytest.mark.parametrize("ruleset,rounds", [("dnd4e", 1), ("pf2e", 1), ("pf2e", 2)])
+@pytest.mark.parametrize("ruleset,rounds", [pytest.param("dnd4e", 1, marks=pytest.mark.slow),
+                                            ("pf2e", 1), ("pf2e", 2)])
 def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(ruleset, rounds):
     """Two combatants, the second one answering: no invariant breaks, every
     step kind in every reachable situation is decided by one row or one
@@ -227,8 +228,8 @@ class _DepthFirst(Explorer):
         return []
 
 
-@pytest.mark.parametrize("ruleset,combatants,met_again", [("pf2e", 3, False),
-                                                          ("dnd4e", 2, True)])
+@pytest.mark.parametrize("ruleset,combatants,met_again", [
+    ("pf2e", 3, False), pytest.param("dnd4e", 2, True, marks=pytest.mark.slow)])
 def test_folding_the_round_keeps_every_situation_of_the_walk(ruleset, combatants, met_again):
     """Two rounds: the walk that leaves the round out of its states reaches
     exactly the reduced situations the walk that keeps it reaches, with the
@@ -250,7 +251,7 @@ def _summary(report) -> tuple:
             report.depth_reached, report.stack_reached, report.complete, dict(report.audit.counts))
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", [pytest.param("dnd4e", marks=pytest.mark.slow), "pf2e"])
 def test_a_walk_spread_over_two_processes_gives_the_report_of_one(ruleset):
     """Two rounds, the frontier of each level expanded by two worker
     processes: the same states, numbered alike from the same parents, and the
@@ -453,6 +454,7 @@ def _without_effect(rows, name):
                  for r in rows)
 
 
+@pytest.mark.slow
 def test_a_small_walk_on_the_grid_is_clean():
     """Two combatants side by side over one round, the second answering, with
     moves, shifts, melee and ranged attacks: every invariant holds, the audit
@@ -467,7 +469,7 @@ def test_a_small_walk_on_the_grid_is_clean():
 @pytest.mark.parametrize("guard,invariant", [
     ("provoked", "unprovoked-opportunity"),
     ("reach_entered", "reaction-outside-the-move"),
-    ("movement_in_progress", "reaction-outside-the-move"),
+    pytest.param("movement_in_progress", "reaction-outside-the-move", marks=pytest.mark.slow),
 ])
 def test_grid_mode_finds_a_derived_limit_switched_off(monkeypatch, guard, invariant):
     """With a scene guard always passing, the grid walk reports the
@@ -524,6 +526,7 @@ def _shards(tmp_path, args, parts, status=0):
     return sorted(str(p) for p in tmp_path.glob("explore-*-shard-*.json"))
 
 
+@pytest.mark.slow
 def test_shards_merged_give_the_states_of_one_run(tmp_path, capsys):
     """Three shards of a walk, merged, reach the same states, depth and stack
     as one run, with the audit clean; a missing shard is one line, exit 2."""

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fsm.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +26,7 @@ def test_the_reference_agrees_with_itself(capsys):
     assert "60 timelines (seed 5), no disagreement" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_broken_engine_is_caught_and_shrunk(tmp_path):
     """An engine that lets a combatant's free action overlap its own pending
     action is caught; the vector written is a few steps long, replays under

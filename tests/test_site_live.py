@@ -139,7 +139,24 @@ def _wait(browser, condition, seconds=120):
     raise AssertionError(f"timed out waiting for: {condition}")
 
 
-def _ready(browser, url):
+def _ready(browser, url, fresh=False):
+    """The live page at ``url``, ready to check. Python takes seconds to start
+    in a page, so the page a test left is reused, emptied (its text, its
+    verdicts, the builder, the address, dialogs answered yes), unless the
+    address holds a scenario or ``fresh`` asks for a new load."""
+    reuse = "#" not in url and not fresh and browser.current_url.split("#")[0] == url and \
+        browser.execute_script("return document.body.dataset.ready") == "yes"
+    if reuse:
+        browser.get_log("browser")          # what the test before logged is its own
+        browser.execute_script(
+            "history.replaceState(null, '', location.pathname);"
+            "document.getElementById('source').value = '';"
+            "document.getElementById('result').hidden = true;"
+            "document.getElementById('error').hidden = true;"
+            "document.getElementById('b-error').hidden = true;"
+            "window.confirm = () => true;"
+            "window.fsmRefreshBuilder();")
+        return
     browser.get(url)
     state = _wait(browser, "return document.body.dataset.ready")
     assert state == "yes", browser.find_element("id", "status").text
@@ -227,7 +244,7 @@ def test_a_fault_of_the_checker_itself_is_one_line_that_says_so(served, browser)
     and the next check after the fault is mended judges again."""
     path = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
     text = path.read_text(encoding="utf-8")
-    _ready(browser, served)
+    _ready(browser, served, fresh=True)     # it changes the page's Python
     browser.execute_script(
         "window.fsmPython.runPython(arguments[0]);",
         "import fsm.site.trace as t\n"
@@ -448,6 +465,11 @@ def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
     assert browser.execute_script(count) == 4
     _css(browser, "#b-undo").click()
     assert browser.execute_script(count) == 3
+    browser.execute_script("window.asked = []; window.confirm = (q) => { asked.push(q); return false; }")
+    _css(browser, '#verdicts button[data-branch="1"]').click()       # asked first, and declined
+    assert browser.execute_script(count) == 3
+    assert browser.execute_script("return asked") == ["Keep steps 1 to 1 and drop the 2 after them?"]
+    browser.execute_script("window.confirm = () => true")
     _css(browser, '#verdicts button[data-branch="1"]').click()
     assert browser.execute_script(count) == 1
     assert _css(browser, '[data-actor="ayla"] button.choice[data-kind="interrupt"]'
@@ -567,3 +589,28 @@ def test_the_live_page_gives_the_verdicts_as_markdown_and_bbcode(served, browser
         box.find_element("xpath", "..").find_element("tag name", "summary").click()
         browser.find_element("id", f"copy-{name}").click()
         assert said_after_copy(browser, f"{name}-text") in ("copied", "selected: press Ctrl+C to copy")
+
+
+def test_a_worked_example_a_pasted_link_and_a_ruleset_switch(served, browser):
+    """Choosing a worked example judges it at once; a link pasted into the
+    open page loads its scenario; switching the ruleset of a scenario with
+    steps asks first, and declining keeps them."""
+    from selenium.webdriver.support.ui import Select
+    _ready(browser, served)
+    name = "pf2-combat-reflexes-shield-block.json"
+    before = browser.execute_script("return Number(document.body.dataset.checked || 0)")
+    Select(_css(browser, "#example")).select_by_value(name)
+    _wait(browser, f"return Number(document.body.dataset.checked || 0) > {before}")
+    assert len(_shown(browser)["steps"]) == 8
+    text = (ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json").read_text(
+        encoding="utf-8")
+    link = base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+    before = browser.execute_script("return Number(document.body.dataset.checked)")
+    browser.execute_script("location.hash = '#scenario=' + arguments[0]", link)
+    _wait(browser, f"return Number(document.body.dataset.checked) > {before}")
+    assert browser.execute_script("return document.getElementById('source').value") == text
+    _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
+    browser.execute_script("window.confirm = () => false")
+    _select(browser, "#b-ruleset", "dnd5e")
+    assert browser.execute_script("return document.getElementById('source').value") == text
+    assert _css(browser, "#b-ruleset").get_attribute("value") == "dnd4e"

@@ -305,6 +305,7 @@ def _peak(path):
     return rep, peak
 
 
+@pytest.mark.slow
 def test_a_long_log_replays_in_bounded_memory(tmp_path):
     """Memory does not grow with the length of an event log (100 vs 1,000 turns)."""
     short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"

@@ -53,12 +53,14 @@ class Option:
 class SceneWords:
     """What a ruleset's steps may say of the scene, beyond its geometry (which
     is the engine's, :mod:`fsm.engine.scene`): the values of a step's
-    ``attack`` and of an event's ``forced``, and which forced kind jumps to
-    the one square of its path instead of walking it."""
+    ``attack`` and of an event's ``forced``, which forced kind jumps to
+    the one square of its path instead of walking it, and whether a path
+    may be a shift (a step's ``shift`` changes something)."""
 
     attack_kinds: tuple = ()
     forced_kinds: tuple = ()
     jump: str | None = None          # the forced kind whose path is the square arrived at
+    shifts: bool = False             # a path may be a shift, which provokes nobody
 
 
 @dataclass(frozen=True)

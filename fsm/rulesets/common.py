@@ -13,6 +13,7 @@ from ..engine.frames import (DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
                              TURN_START, Frame, carried_of)
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
+from ..engine.steps import with_article
 
 # -- what guards see, for explanations -----------------------------------------------
 
@@ -290,7 +291,7 @@ def _moved_past(enc, st) -> str:
     if st.responding:
         return f"when {st.actor} answered {st.to or 'an earlier trigger'}"
     if st.actor:
-        return f"when {st.actor} went on with a {st.kind}"
+        return f"when {st.actor} went on with {with_article(st.kind)}"
     return f"when play went on (a {st.kind} step)"
 
 

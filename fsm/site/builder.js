@@ -47,6 +47,7 @@
       drawOptions(m);
       drawCombatants(m);
       drawScene(m, $('b-scene'), null);
+      $('b-scene-note').hidden = $('b-scene').hidden;
       $('b-now').textContent = m.combatants.length ? 'Now: ' + m.now : m.now;
       $('b-undo').disabled = !m.steps;
       const triggers = $('b-triggers');
@@ -115,7 +116,14 @@
         }
         more.appendChild(span);
       });
-      drawScene(m, $('b-place'), (sq) => { $('b-place').dataset.at = JSON.stringify(sq); drawScene(m, $('b-place'), null, sq); });
+      const place = (sq) => {
+        $('b-place').dataset.at = JSON.stringify(sq);
+        drawScene(m, $('b-place'), place, sq);
+        $('b-place-chosen').textContent = 'chosen: (' + sq + ')';
+      };
+      delete $('b-place').dataset.at;
+      $('b-place-chosen').textContent = 'none chosen';
+      drawScene(m, $('b-place'), place);
     }
 
     function addCombatant() {
@@ -125,7 +133,7 @@
         if (i.dataset.type === 'count' && i.value !== '') { c[i.dataset.field] = Number(i.value); }
       });
       if ($('b-place').dataset.at) { c.at = JSON.parse($('b-place').dataset.at); }
-      if (change({ op: 'add-combatant', combatant: c })) { $('b-name').value = ''; delete $('b-place').dataset.at; }
+      if (change({ op: 'add-combatant', combatant: c })) { $('b-name').value = ''; }
     }
 
     // A grid of squares: the combatants where they stand; onPick(square) makes each square a button.
@@ -136,18 +144,19 @@
       const squares = Object.values(at);
       if (!squares.length && !onPick) { box.hidden = true; return; }
       box.hidden = false;
-      const xs = squares.map((s) => s[0]).concat([0]);
-      const ys = squares.map((s) => s[1]).concat([0]);
-      const x0 = Math.min(...xs) - 2, x1 = Math.max(...xs) + 2 + (squares.length ? 0 : 5);
-      const y0 = Math.min(...ys) - 2, y1 = Math.max(...ys) + 2 + (squares.length ? 0 : 3);
+      const marks = (marked ? [marked] : []).concat(onPick === pickPath ? path : []);
+      const all = squares.concat(marks, [[0, 0]]);   // the grid grows with the path clicked
+      const xs = all.map((s) => s[0]), ys = all.map((s) => s[1]);
+      const x0 = Math.min(...xs) - 3, x1 = Math.max(...xs) + 3 + (squares.length ? 0 : 4);
+      const y0 = Math.min(...ys) - 2, y1 = Math.max(...ys) + 2 + (squares.length ? 0 : 2);
       const grid = el('div', { class: 'grid', role: onPick ? 'group' : 'img', 'aria-label': onPick ? 'squares: click to choose' : 'where each combatant stands' });
       grid.style.gridTemplateColumns = 'repeat(' + (x1 - x0 + 1) + ', 1.9em)';
-      const marks = (marked ? [marked] : []).concat(onPick === pickPath ? path : []);
       for (let y = y0; y <= y1; y += 1) {
         for (let x = x0; x <= x1; x += 1) {
           const who = Object.keys(at).filter((k) => at[k][0] === x && at[k][1] === y);
           const n = marks.findIndex((s) => s[0] === x && s[1] === y);
-          const label = who.map((w) => w.slice(0, 2)).join(' ') || (n >= 0 ? String(n + 1) : '');
+          const label = who.map((w) => w.slice(0, 2)).join(' ') || (n >= 0 ? String(n + 1) : '')
+            || (x === 0 && y === 0 ? '0,0' : '');
           const title = '(' + x + ',' + y + ')' + (who.length ? ' ' + who.join(', ') : '');
           const cell = el(onPick ? 'button' : 'span', { class: 'square' + (who.length ? ' taken' : '') + (n >= 0 ? ' marked' : ''), title: title, type: onPick ? 'button' : null, dataset: { x: String(x), y: String(y) } }, label);
           if (onPick) { cell.addEventListener('click', () => onPick([x, y])); }
@@ -279,11 +288,22 @@
       change({ op: 'new', ruleset: $('b-ruleset').value });
     });
     $('b-ruleset').addEventListener('change', () => {
-      if (current && current.ok && !current.empty) { change({ op: 'ruleset', ruleset: $('b-ruleset').value }); }
+      if (!current || !current.ok || current.empty) { return; }
+      if (current.steps && !window.confirm('Another ruleset has other steps: switching drops the '
+          + current.steps + ' step(s) of this scenario (its combatants stay). Switch?')) {
+        $('b-ruleset').value = current.ruleset;
+        return;
+      }
+      change({ op: 'ruleset', ruleset: $('b-ruleset').value });
     });
     $('b-add-combatant').addEventListener('click', addCombatant);
     $('b-undo').addEventListener('click', () => change({ op: 'undo' }));
-    window.fsmBranch = (keep) => change({ op: 'branch', keep: keep });
+    window.fsmBranch = (keep) => {
+      const drop = current && current.steps ? current.steps - keep : 0;
+      if (drop > 0 && !window.confirm('Keep steps 1 to ' + keep + ' and drop the ' + drop
+          + ' after them?')) { return; }
+      change({ op: 'branch', keep: keep });
+    };
     window.fsmRefreshBuilder = refresh;
     if (api.source.value.trim() === '') { refresh(); }   // else the first check draws it
   };

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 
-from ..engine.rows import END_TURN, EVENT, PHASE_NOTES
+from ..engine.rows import END_TURN, EVENT, PHASE_END, PHASE_NOTES
 from ..engine.steps import COST_RANGE, MOMENTS
 from ..errors import FsmError
 from ..io.scenario import parse_text
@@ -105,8 +105,10 @@ def menu(text: str) -> dict:
 
 def _moment(enc) -> dict:
     facts = enc.facts()
-    return {"now": f"round {facts['round']}, {facts['active']}'s turn: "
-                   f"{PHASE_NOTES[facts['state']]}",
+    now = f"round {facts['round']}, {facts['active']}'s turn: {PHASE_NOTES[facts['state']]}"
+    if facts["state"] == PHASE_END:          # its owner's next step is the next turn's
+        now += f"; {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn comes next"
+    return {"now": now,
             "positions": facts.get("positions"),
             "reach": {cid: getattr(f, "reach", 1) for cid, f in enc.fighters.items()},
             "triggers": [t for t, _ in _triggers(enc)]}
@@ -193,9 +195,11 @@ def _fields(rs, kind, scene, combatants, answer=False) -> list:
         out.append({"name": "cost", "type": "choice", "required": True,
                     "choices": list(range(COST_RANGE[0], COST_RANGE[1] + 1)),
                     "label": "actions it costs"})
-    if not answer and kind != EVENT:
+    moving = spec is not None and spec.moving
+    if not answer and kind != EVENT and not moving:
         out.append({"name": "attacks", "type": "choice", "choices": list(COUNTS),
                     "label": "attack rolls (one by default)"})
+    if not answer and kind != EVENT:
         out.append({"name": "parts", "type": "choice", "choices": list(COUNTS),
                     "label": "parts a reaction may fall between (one by default)"})
     if spec is not None and spec.moving and not scene:
@@ -205,7 +209,7 @@ def _fields(rs, kind, scene, combatants, answer=False) -> list:
     out += [{"name": f, "type": "text", "label": f} for f in (spec.text_fields if spec else ())]
     if scene:
         out.append({"name": "path", "type": "path", "label": "the squares entered, in order"})
-        if spec is not None and spec.moving:
+        if moving and rs.scene.shifts:
             out.append({"name": "shift", "type": "flag", "label": "a shift"})
         if kind == EVENT and rs.scene.forced_kinds:
             out.append({"name": "forced", "type": "choice", "choices": list(rs.scene.forced_kinds),
@@ -273,6 +277,9 @@ def _apply(doc: dict, op, change: dict) -> dict:
         if "initiative" in doc:
             doc["initiative"] = [x for x in doc["initiative"] if x != cid]
     elif op == "earlier":
+        if steps:
+            raise FsmError("the initiative changes only before the first step: undo the "
+                           "steps first (or edit the text)")
         order = list(doc.get("initiative") or [c.get("id") for c in doc.get("combatants") or ()])
         cid = change.get("id")
         if cid in order and order.index(cid) > 0:

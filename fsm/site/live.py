@@ -199,7 +199,10 @@ follows the text once it is checked.</p>
 <label for="b-side">side</label> <select id="b-side"></select>
 <span id="b-fighter-fields"></span>
 <button id="b-add-combatant" type="button">Add the combatant</button></p>
-<details><summary>place it on a grid (optional: all or none)</summary><div id="b-place"></div></details>
+<details><summary>place it on a grid (optional: all or none)</summary>
+<p class="note">x grows to the right, y downwards; (0,0) is marked. Click a square:
+<span id="b-place-chosen"></span></p><div id="b-place"></div></details>
+<p class="note" id="b-scene-note">Where each combatant stands now:</p>
 <div id="b-scene" class="scene"></div>
 <p id="b-now"></p>
 <div id="b-triggers-box" hidden><p>Triggers an answer may name:</p><ul id="b-triggers"></ul></div>
@@ -315,7 +318,13 @@ function check(step, fromBuilder) {
   document.body.dataset.checked = String(checked);
 }
 $('example').addEventListener('change', () => {
-  if (examples[$('example').value] !== undefined) { $('source').value = examples[$('example').value]; }
+  if (examples[$('example').value] === undefined) { return; }
+  $('source').value = examples[$('example').value];
+  if (judge) { check(0); }
+});
+window.addEventListener('hashchange', () => {      // a link pasted into this very page
+  const now = fromAddress();
+  if (now && judge && now.text !== $('source').value) { $('source').value = now.text; check(now.step); }
 });
 $('check').addEventListener('click', () => check(0));
 const start = fromAddress();

@@ -10,6 +10,8 @@ module puts them together as one :class:`~fsm.rulesets.Ruleset`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, Fighter4e
 from .table import REFUSALS, ROWS
@@ -38,6 +40,6 @@ RULESET = register(Ruleset(
     steps=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
     readings=("cs-4e", "fr-4e"),
-    scene=shared.SCENE,
+    scene=replace(shared.SCENE, shifts=True),
 ))
 

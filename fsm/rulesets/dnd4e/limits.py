@@ -75,7 +75,7 @@ def trigger_took_effect(enc, st):
 
 
 @guard("trigger-already-resolved",
-       "trigger {trigger} has already resolved ({done}/{parts} parts); an interrupt comes before",
+       "trigger {trigger} has already resolved ({done}/{parts} parts); this answer comes before it",
        seen=c.target_seen,
        ok='{trigger} has not resolved yet ({done}/{parts} parts done)')
 def trigger_pending(enc, st):
