@@ -142,7 +142,7 @@ def _wait(browser, condition, seconds=120):
 def _ready(browser, url, fresh=False):
     """The live page at ``url``, ready to check. Python takes seconds to start
     in a page, so the page a test left is reused, emptied (its text, its
-    verdicts, the builder, the address, dialogs answered yes), unless the
+    verdicts, the builder and its fields, the address, dialogs answered yes), unless the
     address holds a scenario or ``fresh`` asks for a new load."""
     reuse = "#" not in url and not fresh and browser.current_url.split("#")[0] == url and \
         browser.execute_script("return document.body.dataset.ready") == "yes"
@@ -154,6 +154,7 @@ def _ready(browser, url, fresh=False):
             "document.getElementById('result').hidden = true;"
             "document.getElementById('error').hidden = true;"
             "document.getElementById('b-error').hidden = true;"
+            "document.querySelectorAll('#builder input').forEach(i => { i.value = ''; });"
             "window.confirm = () => true;"
             "window.fsmRefreshBuilder();")
         return
@@ -614,3 +615,9 @@ def test_a_worked_example_a_pasted_link_and_a_ruleset_switch(served, browser):
     _select(browser, "#b-ruleset", "dnd5e")
     assert browser.execute_script("return document.getElementById('source').value") == text
     assert _css(browser, "#b-ruleset").get_attribute("value") == "dnd4e"
+    pf2 = (ROOT / "spec" / "scenarios" / name).read_text(encoding="utf-8")
+    _paste_and_check(browser, pf2)
+    _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
+    _paste_and_check(browser, pf2[:-20])          # unreadable: the picker keeps pf2e
+    _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
+    assert _css(browser, "#b-ruleset").get_attribute("value") == "pf2e"

@@ -40,8 +40,9 @@
       $('b-unreadable').hidden = m.ok;
       if (!m.ok) { $('b-unreadable').textContent = 'The builder shows the scenario once its text can be read: ' + m.error; }
       const pick = $('b-ruleset');
+      const shown = m.ruleset || pick.value;     // an unreadable text keeps the one shown
       pick.textContent = '';
-      m.rulesets.forEach((r) => pick.appendChild(el('option', { value: r.name, selected: r.name === m.ruleset }, r.title)));
+      m.rulesets.forEach((r) => pick.appendChild(el('option', { value: r.name, selected: r.name === shown }, r.title)));
       $('b-setup').hidden = !m.ok || m.empty;
       if (!m.ok || m.empty) { $('b-choices').textContent = ''; $('b-now').textContent = ''; return; }
       drawOptions(m);
