@@ -16,7 +16,6 @@ ready and the first verdict shown (``window.fsmTimes``).
 from __future__ import annotations
 
 import argparse
-import base64
 import functools
 import http.server
 import shutil
@@ -82,9 +81,10 @@ def _first_verdict(driver, url, seconds=180) -> dict:
 def measure(site: Path, runs: int = 5) -> dict:
     """{"cold": [marks per run], "warm": [...]} for the live site under ``site``."""
     server = _serve(Path(site))
-    text = SCENARIO.read_text(encoding="utf-8")
-    link = base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
-    url = f"http://127.0.0.1:{server.server_port}/live/index.html#scenario={link}"
+    sys.path.insert(0, str(ROOT))
+    from fsm.site.stepthrough import live_link
+    url = f"http://127.0.0.1:{server.server_port}/" + live_link(
+        SCENARIO.read_text(encoding="utf-8"), depth=0)
     out: dict = {"cold": [], "warm": []}
     try:
         for _ in range(runs):

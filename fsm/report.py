@@ -161,6 +161,11 @@ def because(verdict) -> str:
     return "; ".join(verdict.because) or "no limit of this ruleset applies to it here"
 
 
+def why(verdict) -> str:
+    """A verdict in words for people: what refused it, or why it was allowed."""
+    return verdict.says or (f"because {because(verdict)}" if because(verdict) else "")
+
+
 def _cited(verdict):
     return [] if verdict.verdict == "allowed" else list(verdict.rules)
 
@@ -276,8 +281,8 @@ def forum_post(rep, cites: Citations, explain: bool, m: Markup) -> str:
     for r in rep.results:
         v = r.verdict
         rules = ", ".join(v.rules) if v.verdict != "allowed" or explain else ""
-        why = v.reason or (m.text("because " + because(v)) if because(v) else "")
-        rows.append([str(r.index), m.text(describe(r.data)), m.bold(v.verdict), why, rules])
+        reason = v.reason or (m.text("because " + because(v)) if because(v) else "")
+        rows.append([str(r.index), m.text(describe(r.data)), m.bold(v.verdict), reason, rules])
         for rid in _cited(v):
             if rid not in cited:
                 cited.append(rid)

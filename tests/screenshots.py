@@ -12,7 +12,6 @@ builder with a scenario clicked together.
 from __future__ import annotations
 
 import argparse
-import base64
 import functools
 import http.server
 import shutil
@@ -111,10 +110,10 @@ def main(argv=None) -> int:
             _shoot(wide, base + "rule/4E-REACTION.html", "rule.png")
             _shoot(wide, base + "scenario/4e-shift-away-on-the-grid.html#step-2",
                    "step-through.png")
+            from fsm.site.stepthrough import live_link
             text = (ROOT / "spec" / "scenarios" /
                     "4e-reaction-between-attack-rolls.json").read_text(encoding="utf-8")
-            link = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
-            wide.get(base + "live/index.html#scenario=" + link + "&step=4")
+            wide.get(base + live_link(text, depth=0) + "&step=4")
             _wait(wide, "return document.body.dataset.built")
             wide.execute_script("document.getElementById('step-panel').scrollIntoView()")
             time.sleep(0.3)

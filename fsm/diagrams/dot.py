@@ -47,15 +47,12 @@ def _add_nodes(pic, container) -> None:
 
 def _add_direct(pic, group, container) -> None:
     taken = pic.steps_taken(group)
-    place = "label"
     # in the windows view the edges to the turn's phases leave a phase on its
     # right and top: a loop hangs below it, where its label has room
-    if group.tail == group.dest and pic.view == "windows":
-        tips_ = {"tailport": "s", "headport": "s"}
-    else:
-        tips_ = {}
+    loop = group.tail == group.dest and pic.view == "windows"
+    ports = {"tailport": "s", "headport": "s"} if loop else {}
     tips = {"labeltooltip": guard_names(r for _, r in group.rows)} if group.machine else {}
-    container.edge(group.tail, group.dest, **{place: _edge_label(pic, group)}, **tips, **tips_,
+    container.edge(group.tail, group.dest, label=_edge_label(pic, group), **tips, **ports,
                    **_edge_style(group, taken, pic.trace is not None))
 
 

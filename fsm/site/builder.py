@@ -29,9 +29,10 @@ from ..engine.rows import END_TURN, EVENT, PHASE_END, PHASE_NOTES
 from ..engine.steps import COST_RANGE, MOMENTS
 from ..errors import FsmError
 from ..io.scenario import parse_text
-from ..report import describe, because
+from ..report import describe, why
 from ..rulesets import RULESETS
 from ..scenario import replay
+from .trace import pasted_name
 
 NEW_ID = "my-question"
 COUNTS = (2, 3, 4, 5, 6)          # offered for attacks, parts and squares (1 is the default)
@@ -40,11 +41,12 @@ SIDES = ("heroes", "monsters")
 
 
 def _is_yaml(text: str) -> bool:
-    return bool(text.strip()) and not text.lstrip().startswith("{")
+    """Whether a change writes the text back as YAML (an empty text: JSON)."""
+    return bool(text.strip()) and pasted_name(text).endswith(".yaml")
 
 
 def _read(text: str) -> dict:
-    doc = parse_text(text, "scenario.yaml" if _is_yaml(text) else "scenario.json")
+    doc = parse_text(text, pasted_name(text))
     if not isinstance(doc, dict):
         raise FsmError("the scenario must be an object (a mapping), not a list or a value")
     return doc
@@ -99,19 +101,18 @@ def menu(text: str) -> dict:
         enc = replay(doc, "scenario").encounter
     except FsmError as exc:
         return {"ok": False, "error": str(exc), "rulesets": rulesets}
-    out.update(_moment(enc), choices=_choices(enc))
+    triggers = _triggers(enc)
+    out.update(_moment(enc, triggers), choices=_choices(enc, triggers))
     return out
 
 
-def _moment(enc) -> dict:
+def _moment(enc, triggers) -> dict:
     facts = enc.facts()
     now = f"round {facts['round']}, {facts['active']}'s turn: {PHASE_NOTES[facts['state']]}"
     if facts["state"] == PHASE_END:          # its owner's next step is the next turn's
         now += f"; {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn comes next"
-    return {"now": now,
-            "positions": facts.get("positions"),
-            "reach": {cid: getattr(f, "reach", 1) for cid, f in enc.fighters.items()},
-            "triggers": [t for t, _ in _triggers(enc)]}
+    return {"now": now, "positions": facts.get("positions"),
+            "triggers": [t for t, _ in triggers]}
 
 
 def _triggers(enc) -> list:
@@ -148,17 +149,17 @@ def _frame_words(f, state) -> str:
 
 def _choice(enc, data, fields) -> dict:
     v = enc.try_step(data)
-    why = v.says or (f"because {because(v)}" if because(v) else "")
     extra = [{"name": "ruling", "type": "choice", "choices": ["allow", "deny"],
               "label": "the GM rules"}] if v.verdict == "gm" else []
     return {"step": data, "label": describe(data), "verdict": v.verdict, "reason": v.reason,
-            "why": why, "rules": list(v.rules), "fields": fields + extra, "first": True}
+            "why": why(v), "rules": list(v.rules), "fields": fields + extra, "first": True}
 
 
-def _choices(enc) -> list:
-    """Every step the builder offers now, each with its verdict (module docstring)."""
+def _choices(enc, triggers) -> list:
+    """Every step the builder offers now, each with its verdict (module docstring);
+    the answers once per trigger of ``triggers`` (:func:`_triggers`)."""
     rs, scene = enc.ruleset, bool(enc.scene)
-    others = list(enc.fighters)
+    combatants = list(enc.fighters)
     out = []
     for cid in enc.fighters:
         for kind in rs.player_steps:
@@ -169,15 +170,15 @@ def _choices(enc) -> list:
             if spec is not None and spec.cost_field:
                 base["cost"] = COST_RANGE[0]
             if kind in rs.answer_kinds:
-                fields = _fields(rs, kind, scene, others, answer=True)
-                for n, (_, to) in enumerate(_triggers(enc)):
+                fields = _fields(rs, kind, scene, combatants, answer=True)
+                for n, (_, to) in enumerate(triggers):
                     out.append({**_choice(enc, {**base, "to": to}, fields), "first": n == 0})
             else:
-                out.append(_choice(enc, base, _fields(rs, kind, scene, others)))
+                out.append(_choice(enc, base, _fields(rs, kind, scene, combatants)))
     for kind in rs.player_steps:
         if kind in rs.stack_moves:
             out.append(_choice(enc, {"do": kind}, []))
-    out.append(_choice(enc, {"do": EVENT}, _fields(rs, EVENT, scene, others)))
+    out.append(_choice(enc, {"do": EVENT}, _fields(rs, EVENT, scene, combatants)))
     return out
 
 

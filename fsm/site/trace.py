@@ -17,7 +17,7 @@ import json
 from ..engine.rows import PHASE_NOTES
 from ..errors import FsmError
 from ..io.scenario import parse_text
-from ..report import Citations, bbcode, because, describe, markdown, options_line
+from ..report import Citations, bbcode, describe, markdown, options_line, why
 
 
 def move_key(trigger, source, dest) -> str:
@@ -63,9 +63,8 @@ def trace(doc, path, lines, edges) -> tuple:
                  "rules": [], "explain": "", "failures": []}
         if result is not None:
             v = result.verdict
-            why = v.says or (f"because {because(v)}" if because(v) else "")
             entry = {"what": describe(result.data), "verdict": v.verdict, "reason": v.reason,
-                     "rules": list(v.rules), "explain": why,
+                     "rules": list(v.rules), "explain": why(v),
                      "failures": result.failures}
         lit = {edges.get(move_key(*m)) for m in fired} - {None}
         records.append({**entry, "phase": facts["state"], "now": PHASE_NOTES[facts["state"]],
@@ -79,13 +78,29 @@ def trace(doc, path, lines, edges) -> tuple:
     return records[0], records[1:], sequence, replay
 
 
+def pasted_name(text: str) -> str:
+    """The name a pasted scenario is read under: JSON when it starts with a
+    brace, YAML otherwise (as its errors will name it)."""
+    return "scenario.json" if text.lstrip().startswith("{") else "scenario.yaml"
+
+
+_CITES: list = []
+
+
+def _citations() -> Citations:
+    """The rule statements, read once (spec/rules.yaml) for every check of the page."""
+    if not _CITES:
+        _CITES.append(Citations())
+    return _CITES[0]
+
+
 def judge(text: str, edges_by_ruleset: dict) -> dict:
     """The live checker's answer for a pasted scenario (JSON when it starts
     with a brace, YAML otherwise): ``{"ok": true, "ruleset", "id", "start",
     "steps", "sequence", "markdown", "bbcode"}`` (the sequence diagram as SVG,
     the verdicts as ``fsm check`` writes them for a post), or ``{"ok": false,
     "error": one line}`` as ``fsm check`` would print it."""
-    name = "scenario.json" if text.lstrip().startswith("{") else "scenario.yaml"
+    name = pasted_name(text)
     lines: dict = {}
     try:
         doc = parse_text(text, name, lines)
@@ -94,7 +109,7 @@ def judge(text: str, edges_by_ruleset: dict) -> dict:
                                                  edges_by_ruleset.get(ruleset) or {})
     except FsmError as exc:
         return {"ok": False, "error": str(exc)}
-    cites = Citations()
+    cites = _citations()
     return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"), "start": start,
             "steps": records, "sequence": sequence,
             "markdown": markdown(replay, cites), "bbcode": bbcode(replay, cites)}
