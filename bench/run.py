@@ -41,6 +41,8 @@ from fsm.explore import Config, explore  # noqa: E402
 from fsm.rulesets import RULESETS  # noqa: E402
 from fsm.scenario import load  # noqa: E402
 
+import split  # noqa: E402  (bench/split.py)
+
 VECTORS = sorted((ROOT / "spec" / "vectors").glob("*.json"))
 COMBATANTS = [{"id": "c1", "side": "monsters"}, {"id": "c2", "side": "heroes"},
               {"id": "c3", "side": "heroes", "reactions": 2}]
@@ -661,7 +663,12 @@ def main(argv=None) -> int:
     budgets = [(r["ruleset"], r["seconds"], "the 3x2 time") for r in results["exploration"]
                if r["default"] and r["combatants"] == 3 and r["responders"] == 1]
     results["bigger"] = bigger_bounds([("pf2e", 1.0, "a smoke budget")] if args.smoke else budgets)
+    print("split among owners...", file=sys.stderr)
+    results["split"] = split.split([("pf2e", 2, 1)] if args.smoke else
+                                   [("pf2e", 3, 2), ("dnd4e", 2, 2)])
     print(table(results))
+    print()
+    print(split.table(results["split"]))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0

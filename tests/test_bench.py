@@ -29,7 +29,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
                 "| pf2e 2 combatants | 1 at a time |", "| scenario replay, 1,000 / 2,000 steps |",
                 "| step cost, 2 / 1,000 combatants |",
                 "| memory per encounter, 3 / 1,000 combatants |", "| pf2e 1 combatant, 2 rounds | ",
-                "5 combatants x 3 rounds, pf2e: "):
+                "5 combatants x 3 rounds, pf2e: ", "| pf2e 2x1 | 4 (dask) | "):
         assert row in proc.stdout, row
     figures = json.loads(out.read_text())
     adj = figures["adjudication"]
@@ -47,5 +47,9 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert reduced["exact"] >= reduced["reduced"] > 0
     (bigger,) = figures["bigger"]
     assert bigger["budget"] == 1.0 and isinstance(bigger["finished"], bool)
+    split = figures["split"]
+    assert {(r["backend"], r["owners"]) for r in split} == {
+        ("one process", 1), ("processes", 2), ("processes", 4), ("dask", 2), ("dask", 4)}
+    assert all(r["identical"] and r["sum_over_single"] == 1.0 for r in split)
     (walk,) = figures["exploration"]
     assert walk["clean"] and walk["states"] > 0 and walk["runs"] == 2

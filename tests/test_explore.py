@@ -24,6 +24,7 @@ from fsm.conformance.mutation import replace_guard, with_guard_forced
 from fsm.errors import ConfigError
 from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, check_config,
                          explore, freeze, thaw, write_counterexample)
+from fsm.explore.owner import state_hash
 from fsm.rulesets import RULESETS
 from fsm.scenario import load
 
@@ -139,19 +140,19 @@ def test_both_engines_explore_the_same_states(ruleset):
         (machine.states, machine.transitions, machine.steps)
 
 
-class _Keeping(ParallelExplorer):
-    """An exploration on two processes that keeps every state it numbers
-    (all of them are expanded when the walk is complete)."""
+class _Keeping(Explorer):
+    """An exploration that keeps every state it numbers (all of them are
+    expanded when the walk is complete)."""
 
     def __init__(self, cfg):
-        super().__init__(cfg, jobs=2)
+        super().__init__(cfg)
         self.kept = [freeze(self.enc)]
 
     def reach(self, key, index, move, book, nxt, frozen=None, round_=None):
         new = key not in self.seen
         super().reach(key, index, move, book, nxt, frozen, round_)
         if new:
-            self.kept.append(frozen)
+            self.kept.append(freeze(self.enc) if frozen is None else frozen)
 
 
 def _signature(enc, frozen, moves, answerers) -> tuple:
@@ -252,14 +253,22 @@ def _summary(report) -> tuple:
 
 
 @pytest.mark.parametrize("ruleset", [pytest.param("dnd4e", marks=pytest.mark.slow), "pf2e"])
-def test_a_walk_spread_over_two_processes_gives_the_report_of_one(ruleset):
-    """Two rounds, the frontier of each level expanded by two worker
-    processes: the same states, numbered alike from the same parents, and the
-    same counts and audit as one process."""
+def test_a_walk_split_among_owners_gives_the_report_of_one(ruleset):
+    """Two rounds, the states split among 2 and among 3 owner processes: the
+    same states and the same counts and audit as one process, each state
+    expanded once, by one owner, each owner expanding a share of them."""
     cfg = _small(ruleset, rounds=2, depth=1, answerers=("c2",))
-    one, two = Explorer(cfg), ParallelExplorer(cfg, jobs=2)
-    assert _summary(two.run()) == _summary(one.run())
-    assert two.seen == one.seen and two.parents == one.parents and two.rounds == one.rounds
+    one = Explorer(cfg)
+    single = _summary(one.run())
+    for jobs in (2, 3):
+        split = ParallelExplorer(cfg, jobs=jobs, keep=True)
+        report = split.run()
+        assert _summary(report) == single
+        assert split.numbered == {state_hash(key) for key in one.seen}
+        assert sum(report.expanded) == report.states + report.reopened
+        assert len(report.expanded) == jobs and min(report.expanded) > 0
+        assert max(report.expanded) < 0.6 * report.states
+        assert 0 < report.exchanged
 
 
 def test_two_processes_find_the_counterexample_and_the_gaps_of_one(seed):
@@ -268,15 +277,55 @@ def test_two_processes_find_the_counterexample_and_the_gaps_of_one(seed):
     with the same example timelines."""
     rows, refusals = RULESETS["dnd4e"].rows, RULESETS["dnd4e"].refusals
     seed("dnd4e", with_guard_forced(rows, "immediate_unused"))
-    one, two = explore(_small("dnd4e"), jobs=1), explore(_small("dnd4e"), jobs=2)
-    assert two.violation.problem.invariant == one.violation.problem.invariant
-    assert two.violation.path == one.violation.path and two.steps == one.steps
+    one = explore(_small("dnd4e"), jobs=1)
+    for jobs in (2, 3):
+        two = explore(_small("dnd4e"), jobs=jobs)
+        assert two.violation.problem.invariant == one.violation.problem.invariant
+        assert two.violation.path == one.violation.path
+        assert two.violation.verdicts == one.violation.verdicts
+        assert _summary(two) == _summary(one)
     seed("dnd4e", rows, tuple(r for r in refusals if r.step != "standard"))
     cfg = _small("dnd4e", depth=1, max_states=2000)
     one, two = explore(cfg, jobs=1), explore(cfg, jobs=2)
     assert [(f.kind, f.phase, f.step, f.count, f.example) for f in two.audit.gaps] == \
         [(f.kind, f.phase, f.step, f.count, f.example) for f in one.audit.gaps]
     assert two.violation.path == one.violation.path
+    assert _summary(two) == _summary(one)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 40, 333])
+def test_owners_stop_at_max_states_where_one_process_does(limit):
+    """--max-states stops a split walk after the state where one process
+    stops it: the same states, steps and audit, whatever the number of
+    owners (a limit of 1 is the start alone)."""
+    cfg = _small("pf2e", rounds=2, depth=1, answerers=("c2",), max_states=limit)
+    one = _summary(Explorer(cfg).run())
+    assert one[7] is False                      # complete: the limit stopped it
+    for jobs in (2, 3):
+        assert _summary(ParallelExplorer(cfg, jobs=jobs).run()) == one
+
+
+def test_owners_on_a_dask_cluster_give_the_report_of_one():
+    """The same walk split among the actors of a local Dask cluster (2 worker
+    processes, and 3 owners on them): the report of one process, every state
+    expanded once; the command line takes the scheduler's address."""
+    distributed = pytest.importorskip("distributed")
+    cfg = _small("pf2e", rounds=2, depth=1, answerers=("c2",))
+    single = _summary(Explorer(cfg).run())
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        for jobs in (None, 3):
+            report = ParallelExplorer(cfg, jobs=jobs, scheduler=address).run()
+            assert _summary(report) == single
+            assert len(report.expanded) == (jobs or 2)
+            assert sum(report.expanded) == report.states and min(report.expanded) > 0
+        out = subprocess.run([sys.executable, "-m", "fsm", "explore", "pf2e", "--combatants",
+                              "2", "--rounds", "1", "--scheduler", address, "--json"],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        doc = json.loads(out.stdout)
+        assert len(doc["owners"]["expanded"]) == 2 and doc["owners"]["bytes_exchanged"] > 0
 
 
 # -- seeded bugs are found -----------------------------------------------------------------
@@ -517,32 +566,6 @@ def test_grid_mode_is_refused_for_a_ruleset_that_derives_nothing(capsys):
     assert "has no grid mode" in err and len(err.strip().splitlines()) == 1
 
 
-# -- shards: one exploration spread over machines -------------------------------------
-
-def _shards(tmp_path, args, parts, status=0):
-    for part in range(parts):
-        assert main(["explore", *args, "--shard", f"{part}/{parts}",
-                     "--out", str(tmp_path)]) == status
-    return sorted(str(p) for p in tmp_path.glob("explore-*-shard-*.json"))
-
-
-@pytest.mark.slow
-def test_shards_merged_give_the_states_of_one_run(tmp_path, capsys):
-    """Three shards of a walk, merged, reach the same states, depth and stack
-    as one run, with the audit clean; a missing shard is one line, exit 2."""
-    args = ["pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1"]
-    files = _shards(tmp_path, args, 3)
-    capsys.readouterr()
-    assert main(["explore", "merge", *files, "--json"]) == 0
-    merged = json.loads(capsys.readouterr().out)
-    assert main(["explore", *args, "--json"]) == 0
-    single = json.loads(capsys.readouterr().out)
-    for key in ("states", "depth_reached", "stack_reached", "runs", "violation"):
-        assert merged[key] == single[key], key
-    assert main(["explore", "merge", *files[:2]]) == 2
-    assert "missing [2]" in capsys.readouterr().err
-
-
 def test_fsm_explore_stops_when_its_time_is_up(capsys):
     """--max-seconds bounds all the runs together: a walk far longer than it
     stops, says where, how many runs it walked, and exits 3; one within it
@@ -566,45 +589,31 @@ def test_fsm_explore_stops_when_its_time_is_up(capsys):
         check_config(Config("pf2e", max_seconds=-1.0))
 
 
-def test_a_shard_stops_when_its_time_is_up(tmp_path, capsys):
-    args = ["dnd4e", "--combatants", "5", "--rounds", "3", "--max-seconds", "0.5"]
-    assert main(["explore", *args, "--shard", "0/2", "--out", str(tmp_path)]) == 3
-    assert "(stopped at --max-seconds 0.5: incomplete)" in capsys.readouterr().out
-
-
-def test_shards_stopped_at_max_states_merge_into_an_incomplete_report(tmp_path, capsys):
-    """Shards walked with --max-states say they stopped and exit 3; merged,
-    they give a report that says it is incomplete and exits 3, as a single
-    stopped run does."""
-    args = ["pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1", "--max-states", "10"]
-    files = _shards(tmp_path, args, 2, status=3)
-    assert "(stopped at --max-states 10: incomplete)" in capsys.readouterr().out
-    assert main(["explore", "merge", *files]) == 3
-    out = capsys.readouterr().out
-    assert "stopped at --max-states 10: incomplete" in out and "incomplete: every" in out
-
-
-def test_shards_merged_find_the_shortest_counterexample(seed, tmp_path, capsys):
-    """With a guard switched off, the merged shards report the invariant a
-    single run reports, by a timeline just as short."""
-    seed("dnd4e", with_guard_forced(RULESETS["dnd4e"].rows, "immediate_unused"))
-    args = ["dnd4e", "--combatants", "2", "--rounds", "1", "--jobs", "1"]
-    files = _shards(tmp_path / "parts", args, 2)
-    capsys.readouterr()
-    assert main(["explore", "merge", *files, "--json", "--out", str(tmp_path)]) == 1
-    merged = json.loads(capsys.readouterr().out)
-    single = explore(_small("dnd4e"))
-    assert merged["violation"]["invariant"] == single.violation.problem.invariant
-    assert len(merged["violation"]["steps"]) == len(single.violation.path)
-
-
 def test_a_fork_the_system_refuses_is_one_line_and_exit_2(monkeypatch, capsys):
     """No room for the worker processes: one line naming --jobs, exit 2."""
     import multiprocessing.context
 
     def refuse(self, *args, **kwargs):
         raise BlockingIOError(11, "Resource temporarily unavailable")
-    monkeypatch.setattr(multiprocessing.context.ForkContext, "Pool", refuse)
+    monkeypatch.setattr(multiprocessing.context.ForkContext, "Process", refuse)
     assert main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1", "--jobs", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--jobs" in err, err
+
+
+def test_an_owner_that_fails_is_one_error_with_its_traceback_kept():
+    """An owner's method that raises, and an owner process that dies, come
+    back as OwnerFailed: one line for people, the owner's traceback kept."""
+    from fsm.explore.cluster import LocalOwners, OwnerFailed
+    group = LocalOwners(_small("pf2e"), 2)
+    try:
+        with pytest.raises(OwnerFailed) as err:
+            group.one(0, "parent", b"no such state")
+        assert str(err.value).startswith("an owner of the walk failed: KeyError")
+        assert "Traceback" in err.value.detail and "\n" not in str(err.value)
+        group.procs[1].kill()
+        group.procs[1].join()
+        with pytest.raises(OwnerFailed, match="process ended before it"):
+            group.one(1, "digests")
+    finally:
+        group.close()

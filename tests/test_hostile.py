@@ -264,15 +264,17 @@ def test_fsm_serve_refuses_a_line_past_the_limit_and_goes_on():
     assert json.loads(second)["type"] == "hello"
 
 
-@pytest.mark.parametrize("content", [
-    '{"a": 1}', "[" * 100_000, '{"kind": "fsm-explore-shard", "format": 1, "shard": [0, 2], '
-    '"config": {"ruleset": "dnd4e", "combatants": 1000000000, "rounds": 1, "depth": 1}, '
-    '"runs": []}', '{"kind": "fsm-explore-shard", "format": 1, "shard": [0, 99999999999], '
-    '"config": {}, "runs": []}', "\x00" * 10_000, '{"x": 1' + "9" * 100 + "}"])
-def test_explore_merge_refuses_what_is_no_shard_file_in_one_line(content, tmp_path, capsys):
-    """Malformed, deep, huge or binary shard files: exit 2, one line, no traceback."""
-    path = tmp_path / "shard.json"
-    path.write_text(content, encoding="utf-8")
-    assert main(["explore", "merge", str(path)]) == 2
+@pytest.mark.parametrize("argv,says", [
+    (["explore", "merge", "parts/a.json"], "'fsm explore merge' are gone"),
+    (["explore", "pf2e", "--shard", "0/2"], "split the states among owners with --jobs"),
+    (["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--scheduler",
+      "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
+    (["explore", "pf2e", "--scheduler", "no-such-scheme://x"], "cannot reach the Dask"),
+])
+def test_explore_shards_and_unreachable_schedulers_are_one_line(argv, says, capsys):
+    """The old shard commands say what replaced them; a scheduler that is
+    not there is named: exit 2, one line, no traceback."""
+    pytest.importorskip("distributed")
+    assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.count("\n") == 1 and says in err and "Traceback" not in err, err

@@ -16,12 +16,9 @@ def add_parser(sub) -> None:
         "explore", help="walk every bounded timeline, check every invariant, audit the table",
         description="Breadth-first exploration of every timeline of a small encounter.",
         epilog=EPILOG_EXPLORE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    exp.add_argument("ruleset", metavar="RULESET",
-                     help=f"{ruleset_names()}; or 'merge' followed by shard files")
-    exp.add_argument("files", nargs="*", metavar="SHARD", help=argparse.SUPPRESS)
-    exp.add_argument("--shard", metavar="I/N",
-                     help="walk only the I-th of N parts of the space (0 <= I < N) and "
-                          "write it to --out; 'fsm explore merge' puts the parts together")
+    exp.add_argument("ruleset", metavar="RULESET", help=ruleset_names())
+    exp.add_argument("files", nargs="*", help=argparse.SUPPRESS)
+    exp.add_argument("--shard", help=argparse.SUPPRESS)
     exp.add_argument("--combatants", type=int, default=3, metavar="N",
                      help="combatants c1..cN on alternating sides (default 3)")
     exp.add_argument("--rounds", type=int, default=2, metavar="R", help="rounds (default 2)")
@@ -41,9 +38,14 @@ def add_parser(sub) -> None:
     exp.add_argument("--json", action="store_true", help="print the result as JSON")
     exp.add_argument("--out", default=".", metavar="DIR", type=output_path,
                      help="where to write a counterexample vector (default: .)")
-    exp.add_argument("--jobs", type=processes, default=cpus(), metavar="J",
-                     help="processes sharing each level of the walk (default: one per CPU); "
-                          "the report is the same for any number")
+    exp.add_argument("--jobs", type=processes, metavar="J",
+                     help="owners the states are split among, each a process (default: one "
+                          "per CPU; with --scheduler, one per Dask worker); the report is "
+                          "the same for any number")
+    exp.add_argument("--scheduler", metavar="ADDRESS",
+                     help="split the states among the workers of the Dask cluster at "
+                          "ADDRESS (tcp://host:8786), across machines; needs "
+                          "pip install 'fsm-triggered-actions[dask]'")
     exp.add_argument("--engine", choices=("lean", "transitions"), default="lean",
                      help="dispatch through the lean table walker (default) or transitions")
     exp.add_argument("--max-seconds", type=seconds, metavar="S",
@@ -80,19 +82,21 @@ gap, 2 bad usage, 3 stopped at --max-states or --max-seconds before the
 bounds were covered
 (nothing broke in the states walked).
 
-A large bound can be spread over machines: each runs one part with --shard
-I/N (the parts of the root's moves, 0 <= I < N) and writes a shard file to
---out; 'fsm explore merge FILES' gives the report of the whole: its states,
-depth and shortest counterexample are those of a single run (the counts of
-steps tried from each state are those of one timeline reaching it).
+The states are split among owners by a stable hash: each state is expanded
+once, by its owner, and the report is the one a single process gives (the
+same states, counts, audit and shortest counterexample). The owners are
+--jobs local processes, or, past one machine, the workers of a Dask cluster
+(--scheduler ADDRESS: start one with 'dask scheduler' and a 'dask worker
+ADDRESS' on each machine). The report says how many states each owner
+expanded and how many bytes went between them per state.
 
 examples:
   fsm explore dnd4e
   fsm explore pf2e --combatants 3 --rounds 2 --responders 2 --audit
   fsm explore dnd4e --option opportunity_limit_turns=enemy --json
   fsm explore dnd4e --combatants 4 --out counterexamples
-  fsm explore dnd4e --combatants 4 --shard 0/2 --out parts    (and 1/2 elsewhere)
-  fsm explore merge parts/explore-dnd4e-shard-*.json
+  fsm explore dnd4e --combatants 4 --jobs 4
+  fsm explore dnd4e --combatants 4 --scheduler tcp://10.0.0.5:8786
   fsm explore dnd4e --combatants 5 --rounds 3 --max-states 100000
   fsm explore dnd4e --combatants 5 --rounds 3 --max-seconds 60
 """
@@ -100,29 +104,28 @@ examples:
 
 def cmd_explore(args) -> int:
     from .. import explore as X
-    if args.ruleset == "merge":
-        result = _merged(args.files)
-    else:
-        if args.files:
-            raise ConfigError(f"unexpected arguments after the ruleset: {' '.join(args.files)}")
-        cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
-                       responders=args.responders, engine=args.engine,
-                       max_states=args.max_states, max_seconds=args.max_seconds,
-                       grid=args.grid)
-        X.check_config(cfg)
-        cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
-        if args.shard is not None:
-            return _shard(cfg, args)
-        bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-        try:
-            result = X.explore(cfg, bar, jobs=args.jobs)
-        except (BlockingIOError, ChildProcessError) as exc:   # fork refused: no room
-            print(f"fsm explore: cannot start {args.jobs} processes ({exc.strerror or exc}); "
-                  f"try fewer --jobs", file=sys.stderr)
-            return 2
-        finally:
-            if bar is not None:
-                bar.close()
+    if args.ruleset == "merge" or args.shard is not None:
+        raise ConfigError("shards and 'fsm explore merge' are gone: each shard walked nearly "
+                          "all of the space; split the states among owners with --jobs N, "
+                          "or --scheduler ADDRESS past one machine")
+    if args.files:
+        raise ConfigError(f"unexpected arguments after the ruleset: {' '.join(args.files)}")
+    cfg = X.Config(args.ruleset, args.combatants, args.rounds, args.depth,
+                   responders=args.responders, engine=args.engine,
+                   max_states=args.max_states, max_seconds=args.max_seconds, grid=args.grid)
+    X.check_config(cfg)
+    cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
+    jobs = args.jobs if args.jobs is not None or args.scheduler else cpus()
+    bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        result = X.explore(cfg, bar, jobs=jobs, scheduler=args.scheduler)
+    except (BlockingIOError, ChildProcessError) as exc:   # fork refused: no room
+        print(f"fsm explore: cannot start {jobs} processes ({exc.strerror or exc}); "
+              f"try fewer --jobs", file=sys.stderr)
+        return 2
+    finally:
+        if bar is not None:
+            bar.close()
     try:
         written = X.write_counterexample(result, args.out) if result.violation else None
     except OSError as exc:
@@ -141,27 +144,3 @@ def cmd_explore(args) -> int:
     if result.violation is not None or missing:
         return 1
     return 0 if result.complete else 3
-
-
-def _shard(cfg, args) -> int:
-    from dataclasses import replace
-
-    from ..explore import shard
-    cfg = replace(cfg, shard=shard.parse_shard(args.shard))
-    doc = shard.run_shard(cfg)
-    try:
-        path = shard.write_shard(doc, args.out)
-    except OSError as exc:
-        print(f"fsm explore: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
-        return 2
-    states = sum(len(run["states"]) for run in doc["runs"])
-    complete = all(run["complete"] for run in doc["runs"])
-    stopped = shard.stopped_at(doc["runs"])
-    print(f"shard {cfg.shard[0]} of {cfg.shard[1]}: {states:,} states expanded"
-          f"{'' if complete else f' (stopped at {stopped}: incomplete)'}; wrote {path}")
-    return 0 if complete else 3
-
-
-def _merged(files):
-    from ..explore import shard
-    return shard.merge([shard.read_shard(name) for name in files])

@@ -159,6 +159,8 @@ def report_json(report: Report, written: str | None = None) -> dict:
         "states_per_second": round(report.states_per_second, 1),
         "complete": report.complete, "stopped_at": report.stopped, "violation": None,
     }
+    if report.expanded:
+        out["owners"] = {"expanded": report.expanded, "bytes_exchanged": report.exchanged}
     if report.violation is not None:
         v = report.violation
         out["violation"] = {"invariant": v.problem.invariant, "message": v.problem.message,
@@ -201,6 +203,8 @@ def render_text(report: Report, written: str | None, audit: bool, recorded: set)
         f"  {report.seconds:.1f} s, {report.states_per_second:,.0f} states/s"
         + ("" if report.complete else f"  (stopped at {report.stopped or 'a limit'}: incomplete)"),
     ]
+    if report.expanded:
+        lines.append(_split_line(report))
     if audit:
         lines += _audit_lines(report, recorded)
     if report.violation is None and not report.complete:
@@ -211,6 +215,14 @@ def render_text(report: Report, written: str | None, audit: bool, recorded: set)
     else:
         lines += _violation_lines(report.violation, written)
     return "\n".join(lines) + "\n"
+
+
+def _split_line(report: Report) -> str:
+    """How the states were split among the owners."""
+    shares = " + ".join(f"{n:,}" for n in report.expanded)
+    per_state = report.exchanged / report.states if report.states else 0
+    return (f"  split among {len(report.expanded)} owners: {shares} states expanded; "
+            f"{per_state:,.0f} bytes exchanged per state")
 
 
 def _plural(n: int, word: str) -> str:

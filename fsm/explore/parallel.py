@@ -1,151 +1,147 @@
-"""One walk with each level's frontier spread over worker processes.
+"""One walk split N ways: each state is expanded once, by the owner its
+hash falls to (:mod:`.owner`), and the report is the one a single process
+gives: the same states, counts, audit and shortest counterexample.
 
-The walk stays breadth first and gives the same report as one process: the
-same states, numbered in the same order, the same counts, audit and
-shortest counterexample. Each level, the frontier is cut into chunks, in
-order; a worker (a forked process holding its own encounter) expands every
-state of a chunk and sends back, state by state and move by move, what each
-allowed move reached within the bounds: the state's canonical key, its
-frozen form and its round. The parent takes the chunks in frontier order and
-does what the single process does with each successor (number it when new,
-expand it again when met in an earlier round), so nothing depends on which
-worker finished first. A worker does not send a key twice unless it meets
-it again in an earlier round: what it sent before is known to the parent by
-the time the later chunk is read.
-
-Counterexamples and audit examples are timelines, built by the parent from
-its own table of parents; the worker sends the state number and move.
+The owners are local processes (``--jobs``) or actors on a Dask cluster
+(``--scheduler``), both in :mod:`.cluster`. The coordinator here runs the
+levels: it asks every owner to expand its frontier, passes the buckets of
+records to their owners without reading them, and adds up what comes back.
+A level where one process would have stopped (a broken invariant, the state
+limit) is expanded again by every owner up to that move first.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
+import heapq
+import time
 
-from .state import freeze
-from .walk import Config, Explorer, Report
-
-CHUNKS_PER_JOB = 8        # chunks per worker and level: small enough to balance
-MAX_CHUNK = 256
-
-
-class _Later:
-    """A timeline the parent builds: the state number and the move."""
-
-    __slots__ = ("index", "step")
-
-    def __init__(self, index, move):
-        self.index, self.step = index, move
-
-    def __reduce__(self):
-        return (_Later, (self.index, self.step))
-
-
-class _Worker(Explorer):
-    """The walk's expansion, run in a worker process on chunks of a level."""
-
-    def __init__(self, cfg: Config):
-        super().__init__(cfg)
-        self.sent: dict = {}        # key -> earliest round sent
-        self.out: list = []
-        self.found = None
-
-    def reach(self, key, index, move, book, nxt, frozen=None, round_=None):
-        round_ = self.enc.round
-        earlier = self.sent.get(key)
-        if earlier is not None and earlier <= round_:
-            return
-        self.sent[key] = round_
-        self.out.append((index, move, key, freeze(self.enc), book, round_))
-
-    def violate(self, index, move, problem):
-        self.found = (index, move, problem)
-        self.report.violation = problem         # stops the expansion of this chunk
-
-    def path(self, index, move):
-        return _Later(index, move)
-
-    def chunk(self, entries) -> tuple:
-        self.report, self.found = Report(self.cfg), None
-        successors = []
-        for index, frozen, book in entries:
-            self.out = []
-            self._expand(index, frozen, book, None)
-            successors.append(self.out)
-            if self.found is not None:
-                break
-        r = self.report
-        return successors, (r.steps, r.transitions, r.beyond, r.stack_reached), r.audit, \
-            self.found
-
-
-_WORKER: _Worker | None = None
-
-
-def _start(cfg: Config) -> None:
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
-    _WORKER = _Worker(cfg)
-
-
-def _chunk(entries) -> tuple:
-    return _WORKER.chunk(entries)
+from . import cluster
+from .owner import Later, owner_of
+from .walk import Config, Explorer, Report, Violation, replay_verdicts, time_limit, timeline
 
 
 class ParallelExplorer(Explorer):
-    """:class:`~.walk.Explorer` with the frontier of each level expanded by
-    ``jobs`` worker processes (one process when ``jobs`` < 2 or for a shard)."""
+    """:class:`~.walk.Explorer` with the states split among ``jobs`` owners:
+    local processes, or the Dask workers at ``scheduler`` (one process of
+    its own when ``jobs`` < 2 and there is no scheduler)."""
 
-    def __init__(self, cfg: Config, progress=None, jobs: int = 2):
+    def __init__(self, cfg: Config, progress=None, jobs: int = 2, scheduler=None,
+                 keep: bool = False):
         super().__init__(cfg, progress)
-        self.jobs = jobs
-        self.pool = None
+        self.jobs, self.scheduler = jobs, scheduler
+        self.owners = None
+        self.keep = keep            # keep the hashes of the states numbered (.numbered)
+        self.numbered: set | None = None
 
     def run(self) -> Report:
-        if self.jobs < 2 or self.cfg.shard is not None:
+        if self.scheduler is None and self.jobs < 2:
             return super().run()
-        context = multiprocessing.get_context("fork")
-        with context.Pool(self.jobs, initializer=_start, initargs=(self.cfg,)) as pool:
-            self.pool = pool
+        with cluster.owners(self.cfg, self.jobs, self.scheduler) as owners:
+            self.owners = owners
             try:
-                return super().run()
+                report = self._levels()
+                if self.keep:
+                    self.numbered = set().union(*owners.call("digests"))
+                return report
             finally:
-                self.pool = None
+                self.owners = None
 
-    def level(self, frontier) -> list:
-        if self.pool is None:
-            return super().level(frontier)
-        size = max(1, min(MAX_CHUNK, len(frontier) // (self.jobs * CHUNKS_PER_JOB)))
-        chunks = [frontier[i:i + size] for i in range(0, len(frontier), size)]
-        nxt, done = [], 0
-        for entries, answer in zip(chunks, self.pool.imap(_chunk, chunks)):
-            successors, counters, audit, found = answer
-            self._take(successors, counters, audit, nxt)
-            done += len(entries)
-            if found is not None:
-                index, move, problem = found
-                Explorer.violate(self, index, move, problem)
-            self.check_time()
-            if self.report.violation is not None or not self.report.complete:
+    def _levels(self) -> Report:
+        start = time.perf_counter()
+        report, owners = self.report, self.owners
+        report.expanded = [0] * owners.parts
+        report.states = 1                       # the start, numbered by its owner
+        pending, limit = 1, self.cfg.max_levels
+        while pending and report.violation is None and report.complete:
+            if limit is not None and report.depth_reached >= limit:
                 break
-            if self.progress is not None:
-                self.progress(self.report, done, len(frontier))
-        return nxt
+            pending = self._level()
+            if pending:
+                report.depth_reached += 1
+        report.seconds = time.perf_counter() - start
+        return report
 
-    def _take(self, successors, counters, audit, nxt) -> None:
-        steps, transitions, beyond, stack = counters
+    def _level(self) -> int:
+        """One level of the walk, on every owner; the next frontier's size."""
+        owners, cfg = self.owners, self.cfg
+        seconds = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        results = owners.call("expand", None, seconds)
+        found = min((r["found"] for r in results if r["found"]), default=None,
+                    key=lambda f: f[0])
+        cut = None
+        if found is not None:
+            cut = (found[0][:-1], found[0][-1])
+            results = owners.call("expand", cut)
+        news = self._deliver(results)
+        if cfg.max_states:
+            room = cfg.max_states - self.report.states
+            first = list(heapq.merge(*news))
+            if len(first) >= room:               # one process stops after this entry
+                entry = first[room - 1][:-1]
+                if cut is None or entry < cut[0]:
+                    cut, found = (entry, None), None
+                    results = owners.call("expand", cut)
+                    self._deliver(results)
+        taken = owners.call("take")
+        self._add_up(results, taken, found)
+        if any(r["stopped"] for r in results):
+            self.stop(time_limit(cfg))
+        self.check_time()
+        if cfg.max_states and self.report.states >= cfg.max_states:
+            self.stop(f"--max-states {cfg.max_states:,}")
+        if self.progress is not None:
+            self.progress(self.report, 1, 1)
+        return sum(size for _, _, size in taken)
+
+    def _deliver(self, results) -> list:
+        """Each owner's records to it; the orders of the states new to each."""
+        parts = self.owners.parts
+        incoming = [[r["buckets"][j] for r in results] for j in range(parts)]
+        self.report.exchanged += sum(len(b) for share in incoming for b in share)
+        return self.owners.call_each("receive", [(share,) for share in incoming])
+
+    def _add_up(self, results, taken, found) -> None:
         report = self.report
-        report.steps += steps
-        report.transitions += transitions
-        report.beyond += beyond
-        report.stack_reached = max(report.stack_reached, stack)
-        for finding in audit.findings.values():
-            if isinstance(finding.example, _Later):
-                finding.example = Explorer.path(self, finding.example.index,
-                                                 finding.example.step)
-        report.audit.merge(audit)
-        for per_state in successors:
-            for index, move, key, frozen, book, round_ in per_state:
-                self.reach(key, index, move, book, nxt, frozen, round_)
-            if not report.complete:
-                return
+        level = {}
+        for number, r in enumerate(results):
+            steps, transitions, beyond, stack = r["counters"]
+            report.steps += steps
+            report.transitions += transitions
+            report.beyond += beyond
+            report.stack_reached = max(report.stack_reached, stack)
+            report.expanded[number] += r["expanded"]
+            report.audit.counts.update(r["counts"])
+            for key, finding in r["findings"].items():
+                mine = level.get(key)
+                if mine is None or finding.example.order < mine.example.order:
+                    finding.count += mine.count if mine is not None else 0
+                    level[key] = finding
+                else:
+                    mine.count += finding.count
+        for key, finding in sorted(level.items(), key=lambda kv: kv[1].example.order):
+            mine = report.audit.findings.get(key)
+            if mine is not None:
+                mine.count += finding.count
+                continue
+            finding.example = self._timeline(finding.example)
+            report.audit.findings[key] = finding
+        for states, reopened, _ in taken:
+            report.states += states
+            report.reopened += reopened
+        if found is not None:
+            path = self._timeline(Later(*found[:3]))
+            report.violation = Violation(found[3], path,
+                                         replay_verdicts(self.cfg, self.combatants, path))
+
+    def _timeline(self, later: Later) -> list:
+        """The first timeline to the state ``later.digest``, then its move,
+        from the owners' parents."""
+        moves, digest = [later.step], later.digest
+        while True:
+            parent, move = self.owners.one(owner_of(digest, self.owners.parts), "parent", digest)
+            if parent is None:
+                break
+            moves.append(move)
+            digest = parent
+        moves.reverse()
+        return timeline(self.cfg, self.combatants, moves)

@@ -21,11 +21,12 @@ def answerer_sets(cfg: Config) -> list:
     return [tuple(team) for team in itertools.combinations(ids, k)]
 
 
-def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
+def explore(cfg: Config, progress=None, jobs: int = 1, scheduler=None) -> Report:
     """Explore every run of ``cfg`` (one per set of answerers), one after the
-    other, and merge them; with ``jobs`` > 1 each run's frontier is spread
-    over that many worker processes (:mod:`.parallel`), with the report of
-    one process. Once a run has found a counterexample, the next ones look
+    other, and merge them; with ``jobs`` > 1 each run's states are split
+    among that many worker processes, or among the workers of the Dask
+    cluster at ``scheduler`` (:mod:`.parallel`), with the report of one
+    process. Once a run has found a counterexample, the next ones look
     only for a shorter one. ``max_seconds`` bounds all the runs together:
     once it has passed, the run under way stops and no other starts."""
     deadline = deadline_of(cfg)
@@ -41,7 +42,7 @@ def explore(cfg: Config, progress=None, jobs: int = 1) -> Report:
             run = replace(run, max_levels=len(total.violation.path) - 1)
         step = None if progress is None else (
             lambda rep, done, size, n=number: progress(total, rep, n, len(runs), done, size))
-        _merge(total, ParallelExplorer(run, step, jobs).run())
+        _merge(total, ParallelExplorer(run, step, jobs, scheduler).run())
     total.seconds = time.perf_counter() - start
     return total
 
@@ -54,6 +55,10 @@ def _merge(total: Report, part: Report) -> None:
     total.complete = total.complete and part.complete
     total.stopped = total.stopped or part.stopped
     total.runs += 1
+    if part.expanded:
+        total.expanded = [a + b for a, b in zip(total.expanded, part.expanded)] \
+            if total.expanded else list(part.expanded)
+    total.exchanged += part.exchanged
     if part.violation is not None and (total.violation is None or
                                        len(part.violation.path) < len(total.violation.path)):
         total.violation = part.violation

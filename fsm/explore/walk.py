@@ -48,7 +48,6 @@ class Config:
     deadline: float | None = None     # time.monotonic() past which a run stops (from max_seconds)
     max_levels: int | None = None     # stop after timelines this long
     grid: bool = False                # combatants on a line; moves with paths (a scene)
-    shard: tuple | None = None        # (I, N): only the I-th of N parts of the root's moves
 
     @property
     def rules(self):
@@ -84,6 +83,8 @@ class Report:
     runs: int = 0
     violation: Violation | None = None
     audit: Audit = field(default_factory=Audit)
+    expanded: list = field(default_factory=list)  # states each owner expanded (.owner)
+    exchanged: int = 0        # bytes of successors sent between owners
 
     @property
     def states_per_second(self) -> float:
@@ -133,7 +134,6 @@ class Explorer:
         self.parents: list = []     # state index -> (parent index, move)
         self.rounds: list = []      # state index -> earliest round it was expanded in
         self.seen: dict = {}
-        self.ledger = None          # what each expanded state contributed (fsm.explore.shard)
         self.deadline = cfg.deadline if cfg.deadline is not None else deadline_of(cfg)
 
     # -- the walk --
@@ -169,20 +169,21 @@ class Explorer:
         thaw(enc, frozen)
         base = enc.fingerprint()
         clean = True
-        moves = self.alphabet.moves(enc)
-        if index == 0 and self.cfg.shard is not None:
-            part, parts = self.cfg.shard
-            moves = [m for n, m in enumerate(moves) if n % parts == part]
-        if self.ledger is not None:
-            self.ledger.begin(self.report, index)
-        for move in moves:
+        for number, move in enumerate(self.alphabet.moves(enc)):
+            if not self.trying(number):
+                return
             if not clean:
                 thaw(enc, frozen)
             clean = self._try(index, frozen, book, move, base, nxt)
             if self.report.violation is not None:
                 return
-        if self.ledger is not None:
-            self.ledger.end(self.report, index)
+
+    def trying(self, number) -> bool:
+        """Whether to try the state's move numbered ``number`` (in the order
+        the alphabet gives them); always here. A hook for the walk spread over
+        owners (:mod:`.owner`), which numbers what each move reaches and may
+        stop short of the last move."""
+        return True
 
     def _try(self, index, frozen, book, move, base, nxt) -> bool:
         """Play one move from the thawed state; True when the state is untouched."""
@@ -293,8 +294,6 @@ class Explorer:
         self.parents.append((parent, move))
         self.rounds.append(self.enc.round if round_ is None else round_)
         self.report.states += 1
-        if self.ledger is not None:
-            self.ledger.add(index, key, self.report.depth_reached + (parent >= 0))
         return index
 
     def on_step(self, index, move) -> None:
@@ -353,16 +352,22 @@ class Explorer:
             index, parent_move = self.parents[index]
             moves.append(parent_move)
         moves.reverse()
-        enc = make_encounter(self.cfg, self.combatants)
-        steps = []
-        for m in moves:
-            data = m.render(enc)
-            steps.append(data)
-            try:
-                enc.step(data)
-            except Exception:  # the last move may be the one that fails
-                break
-        return steps
+        return timeline(self.cfg, self.combatants, moves)
+
+
+def timeline(cfg, combatants, moves) -> list:
+    """The moves played from the start, as step dicts (each rendered in the
+    state the ones before it reach; the last may be the one that fails)."""
+    enc = make_encounter(cfg, combatants)
+    steps = []
+    for m in moves:
+        data = m.render(enc)
+        steps.append(data)
+        try:
+            enc.step(data)
+        except Exception:  # the last move may be the one that fails
+            break
+    return steps
 
 
 def replay_verdicts(cfg, combatants, path) -> list:
