@@ -33,6 +33,6 @@ def default_root() -> Path:
     copy an installed wheel carries, else the current directory."""
     here = Path(__file__).resolve().parent.parent
     for root in (here, *installed_roots()):
-        if (root / "spec" / "rules.yaml").exists():
+        if (root / "spec" / "rules.yaml").exists() or (root / "spec" / "statements.json").exists():
             return root
     return Path.cwd()

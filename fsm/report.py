@@ -16,9 +16,9 @@ from .io.terminal import safe
 class Citations:
     """Rule statements, and the sentences stating each rule when the texts are at hand.
 
-    The statements are read from spec/rules.yaml when a verdict first cites a
-    rule: a timeline whose every step is allowed cites none, and its check
-    does not pay for reading YAML."""
+    The statements are read from spec/statements.json (generated from
+    spec/rules.yaml) when a verdict first cites a rule: a timeline whose
+    every step is allowed cites none, and its check reads nothing."""
 
     def __init__(self, root: Path | None = None, sources: str | None = None):
         from .paths import default_root
@@ -36,9 +36,17 @@ class Citations:
         return self._statements
 
     def _load_statements(self) -> dict:
+        from .io import statements
+        found = statements.read(self.root)
+        if found is not None:
+            return found
+        return self._statements_from_yaml()   # a spec folder without statements.json
+
+    def _statements_from_yaml(self) -> dict:
         import yaml
 
         from .io.yamlsafe import project_yaml
+        from .io.statements import from_rules
         path = self.root / "spec" / "rules.yaml"
         if not path.exists():
             return {}
@@ -46,8 +54,7 @@ class Citations:
             doc = project_yaml(path.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError:
             return {}
-        return {r.get("id"): " ".join(str(r.get("statement", "")).split())
-                for r in doc.get("rules") or ()}
+        return from_rules(doc.get("rules") if isinstance(doc, dict) else None)
 
     def _load_sentences(self, folder):
         from . import spec as S

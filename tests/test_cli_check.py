@@ -337,9 +337,9 @@ print("yaml" in sys.modules, code, file=sys.stderr)
 """
 
 
-def test_a_check_that_cites_nothing_reads_no_yaml(tmp_path):
-    """The rule statements (spec/rules.yaml) are read when a verdict first
-    cites a rule: a timeline allowed throughout starts without PyYAML."""
+def test_a_check_of_a_json_scenario_reads_no_yaml(tmp_path):
+    """A JSON scenario's check imports no PyYAML, whether its verdicts cite
+    rules or not: the statements come from spec/statements.json."""
     allowed = _write(tmp_path, BASE)
     rejected = _write(tmp_path, {**BASE, "steps": [{"actor": "ayla", "do": "standard"}]},
                       "r.json")
@@ -349,7 +349,22 @@ def test_a_check_that_cites_nothing_reads_no_yaml(tmp_path):
                               capture_output=True, text=True, cwd=tmp_path)
         seen[name] = proc.stderr.split()
     assert seen["allowed"] == ["False", "0"], seen
-    assert seen["rejected"][0] == "True", seen
+    assert seen["rejected"] == ["False", "0"], seen
+
+
+def test_statements_come_from_the_yaml_when_the_json_is_missing(tmp_path):
+    """A spec folder without statements.json (one of its own, say) still has
+    its statements cited, read from its rules.yaml; a statements.json that is
+    not one fsm writes is not believed."""
+    from fsm.report import Citations
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "rules.yaml").write_text(
+        "rules:\n  - id: X-1\n    statement: >\n      One   thing\n      at a time.\n")
+    assert Citations(tmp_path).statement("X-1") == "One thing at a time."
+    (tmp_path / "spec" / "statements.json").write_text('{"statements": ["not", "a", "map"]}')
+    assert Citations(tmp_path).statement("X-1") == "One thing at a time."
+    (tmp_path / "spec" / "statements.json").write_text('{"statements": {"X-1": "From JSON."}}')
+    assert Citations(tmp_path).statement("X-1") == "From JSON."
 
 
 def test_a_rejection_cites_the_statement_of_its_rule(tmp_path, capsys):

@@ -109,7 +109,7 @@ def test_the_live_build_carries_the_runtime_and_the_code(live_site):
     with zipfile.ZipFile(live / "fsm-live.zip") as z:
         names = set(z.namelist())
     assert {"fsm/site/trace.py", "fsm/engine/encounter.py", "transitions/core.py", "six.py",
-            "yaml/__init__.py", "spec/rules.yaml"} <= names
+            "yaml/__init__.py", "spec/statements.json"} <= names
     assert not [n for n in names if n.endswith((".so", ".pyc"))]
     assert any(n.startswith("licences/transitions-") for n in names)
     assert 'href="live/index.html"' in (live_site / "index.html").read_text(encoding="utf-8")

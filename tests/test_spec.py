@@ -220,3 +220,23 @@ def test_the_marker_reader_sees_every_form_pytest_accepts(tmp_path):
         "A-1": ["tests/test_sample.py::test_one"], "A-2": ["tests/test_sample.py::test_one"],
         "B-1": ["tests/test_sample.py::TestGroup::test_two"],
         "B-2": ["tests/test_sample.py::TestGroup::test_two"]}
+
+
+def test_the_statements_file_is_generated_from_the_rules_and_fresh(tmp_path):
+    """spec/statements.json holds every rule's statement on one line, as
+    rules.yaml states it; a hand edit, or a missing file, is reported by the
+    check."""
+    from dataclasses import replace as _replace
+
+    from fsm import spec as S
+    from fsm.spec import statements
+    loaded = S.load(ROOT, with_tests=False)
+    assert statements.problems(loaded) == []
+    on_file = statements.read(ROOT)
+    assert on_file == {r["id"]: " ".join(r["statement"].split()) for r in loaded.rules}
+    (tmp_path / "spec").mkdir()
+    moved = _replace(loaded, root=tmp_path)
+    assert "missing" in statements.problems(moved)[0]
+    (tmp_path / "spec" / "statements.json").write_text(
+        statements.render(loaded).replace("four types", "five types"), encoding="utf-8")
+    assert "stale" in statements.problems(moved)[0]

@@ -76,7 +76,7 @@ def _load_spec(spec_mod, root, with_tests=True):
 
 def cmd_spec_check(args) -> int:
     from .. import spec as spec_mod
-    from ..spec import schema
+    from ..spec import schema, statements
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
@@ -86,6 +86,7 @@ def cmd_spec_check(args) -> int:
     problems = spec_mod.check(spec, texts, map_text)
     problems += _timing_problems(spec)
     problems += schema.problems(spec.root)
+    problems += statements.problems(spec)
     cov = spec_mod.coverage(spec)
     total = sum(c["sentences"] for c in cov.values())
     covered = sum(c["covered"] for c in cov.values())
@@ -152,7 +153,7 @@ def cmd_spec_map(args) -> int:
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
-    from ..spec import schema, timing
+    from ..spec import schema, statements, timing
     text = spec_mod.render_map(spec)
     path = spec.root / "spec" / "MAP.md"
     if args.stdout:
@@ -166,4 +167,7 @@ def cmd_spec_map(args) -> int:
     schema_path = spec.root / "spec" / schema.NAME
     schema_path.write_text(schema.render(), encoding="utf-8")
     print(f"wrote {schema_path}")
+    statements_path = spec.root / "spec" / statements.NAME
+    statements_path.write_text(statements.render(spec), encoding="utf-8")
+    print(f"wrote {statements_path}")
     return 0

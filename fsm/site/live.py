@@ -9,7 +9,7 @@ What the build writes under ``OUT/live/``:
 * ``fsm-live.zip``: the pure-Python code the page runs: ``fsm``,
   ``transitions`` and ``six``, PyYAML's Python half, the ``graphviz``
   package (imported by ``fsm.diagrams``, never run: the page draws no DOT),
-  ``spec/rules.yaml`` (for the rule statements) and the licences of what it
+  ``spec/statements.json`` (the rule statements) and the licences of what it
   carries;
 * ``index.html``: the page. The scenario is in the address
   (``#scenario=`` its text in base64url, ``&step=N`` the step shown), so a
@@ -111,7 +111,7 @@ def bundle(root: Path) -> bytes:
             for p in _python_files(folder):
                 z.write(p, f"{folder.name}/{p.relative_to(folder).as_posix()}")
         z.write(six.__file__, "six.py")
-        z.write(root / "spec" / "rules.yaml", "spec/rules.yaml")
+        z.write(root / "spec" / "statements.json", "spec/statements.json")
         for module, dist in CARRIED:
             for name, text in _licences(dist):
                 z.writestr(f"licences/{module}-{name}", text)

@@ -88,7 +88,7 @@ _CITES: list = []
 
 
 def _citations() -> Citations:
-    """The rule statements, read once (spec/rules.yaml) for every check of the page."""
+    """The rule statements, read once (spec/statements.json) for every check of the page."""
     if not _CITES:
         _CITES.append(Citations())
     return _CITES[0]
