@@ -432,6 +432,24 @@ def crowd(sizes, turns: int) -> dict:
     return out
 
 
+def possible_cost(sizes) -> dict:
+    """Milliseconds per ``Encounter.possible()`` call in 4e encounters of each
+    size, with an attack on the stack (every combatant may answer it), best
+    of three."""
+    out = {}
+    for n in sizes:
+        enc = Encounter("dnd4e", [(f"c{i}", ("monsters", "heroes")[i % 2]) for i in range(n)])
+        enc.step({"actor": enc.active, "do": "standard"})
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            answer = enc.possible()
+            best = min(best, time.perf_counter() - start)
+        assert len(answer) == n + 1
+        out[n] = best * 1e3
+    return out
+
+
 def suite() -> dict:
     try:
         from fsm import conformance as C
@@ -551,6 +569,11 @@ def table(results: dict) -> str:
     lines.append(f"| memory per encounter, {three} / {big:,} combatants | "
                  f"{k[three]['bytes'] / 1024:.0f} / {k[big]['bytes'] / 1024:.0f} KiB | "
                  f"{k[big]['bytes'] / k[three]['bytes']:.1f}x | |")
+    p = results["possible"]
+    few, many = sorted(p)
+    lines.append(f"| possible(), {few} / {many:,} combatants (an attack on the stack) | "
+                 f"{p[few]:.1f} / {p[many]:,.1f} ms per call | {p[many] / p[few]:.1f}x at "
+                 f"{many:,} | <= 1.5x |")
     if s["in_process"] is None:
         lines.append("| conformance suite | n/a (fsm conformance not available) | | |")
     else:
@@ -654,6 +677,7 @@ def main(argv=None) -> int:
                                      (1000, 10_000, 20_000, 100_000))
     print("crowd...", file=sys.stderr)
     results["crowd"] = crowd((2, 3, 1000), 20 if args.smoke else 300)
+    results["possible"] = possible_cost((50, 100) if args.smoke else (50, 5000))
     print("exploration...", file=sys.stderr)
     results["exploration"] = exploration(growth + target + pairs, args.jobs)
     reduced = [("pf2e", 1, 2)] if args.smoke else [("pf2e", 2, 2), ("pf2e", 3, 2)] \

@@ -181,7 +181,8 @@ def _signature(enc, frozen, moves, answerers) -> tuple:
 
 
 @pytest.mark.parametrize("ruleset,rounds", [pytest.param("dnd4e", 1, marks=pytest.mark.slow),
-                                            ("pf2e", 1), ("pf2e", 2)])
+                                            ("pf2e", 1),
+                                            pytest.param("pf2e", 2, marks=pytest.mark.slow)])
 def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(ruleset, rounds):
     """Two combatants, the second one answering: no invariant breaks, every
     step kind in every reachable situation is decided by one row or one
@@ -305,6 +306,7 @@ def test_owners_stop_at_max_states_where_one_process_does(limit):
         assert _summary(ParallelExplorer(cfg, jobs=jobs).run()) == one
 
 
+@pytest.mark.slow
 def test_owners_on_a_dask_cluster_give_the_report_of_one():
     """The same walk split among the actors of a local Dask cluster (2 worker
     processes, and 3 owners on them): the report of one process, every state

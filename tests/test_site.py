@@ -116,13 +116,19 @@ def test_a_bad_sources_folder_is_one_line_and_exit_2(tmp_path, capsys):
 
 # -- in a real browser -----------------------------------------------------------------
 
-def test_every_page_loads_in_chromium_with_no_console_error(site, browser, tmp_path):
-    """Each page opens, has its title, and logs no error; screenshots of the
-    home page, a rule page and a step-through are written for a look."""
+def test_every_page_loads_in_chromium_with_no_console_error_and_no_label_cut(
+        site, browser, tmp_path):
+    """Each page opens, has its title, and logs no error; in every picture of
+    every page (the machine, the sequence with all its rows shown), each text
+    lies inside the picture's view box: none is cut. Screenshots of the home
+    page, a rule page and a step-through are written for a look."""
+    clipped = []
     for page in sorted(site.rglob("*.html")):
         browser.get(page.as_uri())
         assert browser.title.endswith("· fsm"), page.name
         assert console_errors(browser) == [], page.name
+        clipped += [(page.name, *c) for c in browser.execute_script(_CLIPPED)]
+    assert clipped == []
     shots = tmp_path / "screenshots"
     shots.mkdir()
     for name in ("index.html", "rule/4E-OPP-TRIGGER.html",
@@ -311,16 +317,6 @@ for (const svg of document.querySelectorAll('svg')) {
   }
 }
 return out;"""
-
-
-def test_no_label_of_a_picture_runs_past_its_edge(site, browser):
-    """In every picture of every page (the machine, the sequence with all its
-    rows shown), each text lies inside the picture's view box: none is cut."""
-    clipped = []
-    for page in sorted(site.rglob("*.html")):
-        browser.get(page.as_uri())
-        clipped += [(page.name, *c) for c in browser.execute_script(_CLIPPED)]
-    assert clipped == []
 
 
 def test_a_link_to_a_step_shows_its_panel_and_the_picture(site, browser):

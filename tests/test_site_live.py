@@ -511,6 +511,7 @@ def test_every_scenario_page_of_a_live_build_opens_in_the_live_checker(live_site
     assert _shown(browser) == _as_shown(_check_json(page, capsys))
 
 
+@pytest.mark.slow
 def test_the_live_start_bench_measures_cold_and_warm(live_site):
     """bench/live.py measures the built page in a real browser: a cold and a
     warm load, each with its marks in order, ending at the first verdict."""

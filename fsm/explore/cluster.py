@@ -90,12 +90,17 @@ class LocalOwners:
             raise OwnerFailed(value)
         return value
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
+        """Ask each owner to end; ``at_once`` (the walk was interrupted, or
+        failed): stop them where they are."""
         for conn in self.conns:
             with contextlib.suppress(OSError):
-                conn.send(None)
+                if not at_once:
+                    conn.send(None)
                 conn.close()
         for proc in self.procs:
+            if at_once:
+                proc.kill()
             proc.join(timeout=5)
             if proc.is_alive():
                 proc.kill()
@@ -141,8 +146,8 @@ class DaskOwners:
         except Exception as exc:    # raised on the worker, brought back by Dask
             raise OwnerFailed("".join(traceback.format_exception(exc))) from exc
 
-    def close(self) -> None:
-        self.actors = []
+    def close(self, at_once: bool = False) -> None:
+        self.actors = []        # the actors go with the last reference to them
         self.client.close()
 
 
@@ -153,5 +158,7 @@ def owners(cfg, jobs: int | None, scheduler=None):
     group = LocalOwners(cfg, jobs) if scheduler is None else DaskOwners(cfg, jobs, scheduler)
     try:
         yield group
-    finally:
-        group.close()
+    except BaseException:
+        group.close(at_once=True)
+        raise
+    group.close()
