@@ -619,3 +619,50 @@ def test_an_owner_that_fails_is_one_error_with_its_traceback_kept():
             group.one(1, "digests")
     finally:
         group.close()
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_the_readme_dask_commands_split_a_walk(tmp_path):
+    """The README's three commands, as a user types them (this machine for
+    HOST, a free port for 8786): a scheduler, workers, and the walk, here
+    stopped at 300 states a run; the report says how the states were split."""
+    pytest.importorskip("distributed")
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```sh\ndask scheduler", 1)[1].split("```", 1)[0]
+    lines = [("dask scheduler" + block).splitlines()[0]] + block.splitlines()[1:]
+    commands = [line.split("#", 1)[0].split() for line in lines if line.strip()]
+    assert [c[:2] for c in commands] == [["dask", "scheduler"], ["dask", "worker"],
+                                         ["fsm", "explore"]]
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    commands = [[address if w == "tcp://HOST:8786" else w for w in c] for c in commands]
+    bin_dir = Path(sys.executable).parent
+    scheduler = subprocess.Popen([str(bin_dir / "dask"), *commands[0][1:], "--port", str(port),
+                                  "--no-dashboard"], cwd=tmp_path,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        time.sleep(2)
+        workers = [subprocess.Popen([str(bin_dir / "dask"), *commands[1][1:], "--no-dashboard"],
+                                    cwd=tmp_path, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL) for _ in range(2)]
+        from distributed import Client
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        out = subprocess.run([sys.executable, "-m", "fsm", *commands[2][1:], "--max-states",
+                              "300"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 3, out.stderr           # stopped at the limit, clean
+        assert "split among 2 owners: " in out.stdout and "bytes exchanged per state" in out.stdout
+    finally:
+        for proc in workers + [scheduler]:
+            proc.terminate()
+        for proc in workers + [scheduler]:
+            proc.wait(timeout=30)
