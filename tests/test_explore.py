@@ -666,3 +666,25 @@ def test_the_readme_dask_commands_split_a_walk(tmp_path):
             proc.terminate()
         for proc in workers + [scheduler]:
             proc.wait(timeout=30)
+
+
+def test_an_owner_takes_its_records_as_one_process_reaches_states():
+    """Records of one level, from two owners, out of order: the owner takes
+    them in the walk's order; a state met first in round 2 is numbered, met
+    again in round 1 it is expanded again from there (reopened), met again in
+    round 2 it is passed over, as :meth:`Explorer.reach` does."""
+    import pickle
+
+    from fsm.explore.owner import Owner
+    owner = Owner(_small("pf2e"), 0, 1)
+    state, other = b"s" * 12, b"t" * 12
+    mine = [((0, 4), state, owner.root, None, "frozen-a", (), 2),
+            ((0, 9), state, owner.root, None, "frozen-c", (), 2)]
+    theirs = [((0, 6), state, owner.root, None, "frozen-b", (), 1),
+              ((0, 2), other, owner.root, None, "frozen-d", (), 1)]
+    new = owner.receive([pickle.dumps(theirs), pickle.dumps(mine)])
+    assert new == [(0, 2), (0, 4)]
+    assert owner.take() == (2, 1, 3)
+    assert [(order, frozen) for order, _, frozen, _ in owner.frontier] == \
+        [((0, 2), "frozen-d"), ((0, 4), "frozen-a"), ((0, 6), "frozen-b")]
+    assert owner.known[state][0] == 1 and owner.parent(state) == (owner.root, None)
