@@ -328,6 +328,7 @@ def test_owners_on_a_dask_cluster_give_the_report_of_one():
         assert out.returncode == 0, out.stderr
         doc = json.loads(out.stdout)
         assert len(doc["owners"]["expanded"]) == 2 and doc["owners"]["bytes_exchanged"] > 0
+        assert doc["owners"]["where"] == f"Dask at {address}"
 
 
 # -- seeded bugs are found -----------------------------------------------------------------
@@ -660,7 +661,8 @@ def test_the_readme_dask_commands_split_a_walk(tmp_path):
                               "300"], cwd=tmp_path, capture_output=True, text=True,
                              timeout=300)
         assert out.returncode == 3, out.stderr           # stopped at the limit, clean
-        assert "split among 2 owners: " in out.stdout and "bytes exchanged per state" in out.stdout
+        assert f"split among 2 owners (Dask at {address}): " in out.stdout
+        assert "bytes exchanged per state" in out.stdout
     finally:
         for proc in workers + [scheduler]:
             proc.terminate()
@@ -688,3 +690,29 @@ def test_an_owner_takes_its_records_as_one_process_reaches_states():
     assert [(order, frozen) for order, _, frozen, _ in owner.frontier] == \
         [((0, 2), "frozen-d"), ((0, 4), "frozen-a"), ((0, 6), "frozen-b")]
     assert owner.known[state][0] == 1 and owner.parent(state) == (owner.root, None)
+
+
+def test_an_owner_failing_mid_walk_is_one_line_and_exit_4(monkeypatch, capsys):
+    """An owner that fails (here: its expansion raises) stops the walk with
+    one line naming the error, exit 4: not bad usage, not an invariant."""
+    from fsm.explore.owner import Owner
+
+    def broken(self, cut=None, seconds=None):
+        raise RuntimeError("the disk is full")
+    monkeypatch.setattr(Owner, "expand", broken)
+    assert main(["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "2"]) == 4
+    err = capsys.readouterr().err
+    assert err == "fsm explore: an owner of the walk failed: RuntimeError: the disk is full\n"
+
+
+def test_a_split_walk_says_where_its_owners_ran(capsys):
+    assert main(["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "  split among 2 owners (local processes): " in out, out
+    assert main(["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "2",
+                 "--json"]) == 0
+    owners = json.loads(capsys.readouterr().out)["owners"]
+    assert owners["where"] == "local processes" and len(owners["expanded"]) == 2
+    assert main(["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1",
+                 "--json"]) == 0
+    assert "owners" not in json.loads(capsys.readouterr().out)

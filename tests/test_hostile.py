@@ -278,3 +278,44 @@ def test_explore_shards_and_unreachable_schedulers_are_one_line(argv, says, caps
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err and "Traceback" not in err, err
+
+
+def _wrong_server(banner: bool):
+    """A TCP server that is no Dask scheduler: one that sends an SSH banner
+    and hangs up, or one that takes the connection and never says a word."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            if banner:
+                conn.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n" * 3)
+                conn.close()
+            else:
+                held.append(conn)
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("banner", [True, pytest.param(False, marks=pytest.mark.slow)])
+def test_a_scheduler_address_where_something_else_answers_is_one_line(banner, capsys):
+    """Something that is not a Dask scheduler at the address: one line, exit
+    2, no traceback; one that never answers is given up after 15 s."""
+    pytest.importorskip("distributed")
+    srv, address = _wrong_server(banner)
+    try:
+        assert main(["explore", "pf2e", "--combatants", "2", "--rounds", "1",
+                     "--scheduler", address]) == 2
+    finally:
+        srv.close()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert ("is not a Dask scheduler" if banner else "answered as a Dask scheduler within") in err

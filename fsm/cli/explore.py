@@ -40,8 +40,9 @@ def add_parser(sub) -> None:
                      help="where to write a counterexample vector (default: .)")
     exp.add_argument("--jobs", type=processes, metavar="J",
                      help="owners the states are split among, each a process (default: one "
-                          "per CPU; with --scheduler, one per Dask worker); the report is "
-                          "the same for any number")
+                          "per CPU; with --scheduler, one per Dask worker, and more than the "
+                          "workers are dealt out over them in turn); the report is the same "
+                          "for any number")
     exp.add_argument("--scheduler", metavar="ADDRESS",
                      help="split the states among the workers of the Dask cluster at "
                           "ADDRESS (tcp://host:8786), across machines; needs "
@@ -78,17 +79,18 @@ decided by exactly one table row or one refusal; a gap passes only when
 spec/divergences.yaml records it under gaps: with the id printed here.
 
 exit status: 0 clean, 1 an invariant broke or the audit found an unrecorded
-gap, 2 bad usage, 3 stopped at --max-states or --max-seconds before the
-bounds were covered
-(nothing broke in the states walked).
+gap, 2 bad usage (a scheduler not there included), 3 stopped at --max-states
+or --max-seconds before the bounds were covered (nothing broke in the states
+walked), 4 an owner of a split walk failed (a Dask worker lost, say).
 
 The states are split among owners by a stable hash: each state is expanded
 once, by its owner, and the report is the one a single process gives (the
 same states, counts, audit and shortest counterexample). The owners are
 --jobs local processes, or, past one machine, the workers of a Dask cluster
 (--scheduler ADDRESS: start one with 'dask scheduler' and a 'dask worker
-ADDRESS' on each machine). The report says how many states each owner
-expanded and how many bytes went between them per state.
+ADDRESS' on each machine). The report says where the owners ran, how many
+states each expanded (in a run stopped short, the states numbered last are
+not expanded) and how many bytes went between them per state.
 
 examples:
   fsm explore dnd4e
@@ -104,6 +106,7 @@ examples:
 
 def cmd_explore(args) -> int:
     from .. import explore as X
+    from ..explore.cluster import OwnerFailed
     if args.ruleset == "merge" or args.shard is not None:
         raise ConfigError("shards and 'fsm explore merge' are gone: each shard walked nearly "
                           "all of the space; split the states among owners with --jobs N, "
@@ -123,6 +126,9 @@ def cmd_explore(args) -> int:
         print(f"fsm explore: cannot start {jobs} processes ({exc.strerror or exc}); "
               f"try fewer --jobs", file=sys.stderr)
         return 2
+    except OwnerFailed as exc:      # a worker lost, an owner's error: not bad usage
+        print(f"fsm explore: {exc}", file=sys.stderr)
+        return 4
     finally:
         if bar is not None:
             bar.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+import threading
 import traceback
 
 from ..errors import ConfigError, FsmError
@@ -46,6 +47,7 @@ class LocalOwners:
 
     def __init__(self, cfg, parts: int):
         self.parts = parts
+        self.where = "local processes"
         context = multiprocessing.get_context("fork")
         self.conns, self.procs = [], []
         try:
@@ -111,19 +113,13 @@ class DaskOwners:
     out over its workers in turn; ``parts`` None: one per worker."""
 
     def __init__(self, cfg, parts, address):
-        try:
-            from distributed import Client
-        except ImportError:
-            raise ConfigError("--scheduler needs Dask: pip install 'fsm-triggered-actions[dask]'") from None
-        try:
-            self.client = Client(address, timeout="5s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self.client = _connect(address)
         workers = sorted(self.client.scheduler_info()["workers"])
         if not workers:
             self.client.close()
             raise ConfigError(f"the Dask scheduler at {address} has no workers")
         self.parts = parts or len(workers)
+        self.where = f"Dask at {address}"
         futures = [self.client.submit(Owner, cfg, number, self.parts, actor=True, pure=False,
                                       workers=[workers[number % len(workers)]])
                    for number in range(self.parts)]
@@ -149,6 +145,43 @@ class DaskOwners:
     def close(self, at_once: bool = False) -> None:
         self.actors = []        # the actors go with the last reference to them
         self.client.close()
+
+
+CONNECT_SECONDS = 5         # for the scheduler to take the connection
+ANSWER_SECONDS = 10         # more, for it to answer as a Dask scheduler does
+
+
+def _connect(address):
+    """A client of the scheduler at ``address``, or ConfigError (one line):
+    nothing there, or something there that is no Dask scheduler (one that
+    never answers included: the attempt is given up after a while)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ConfigError("--scheduler needs Dask: pip install "
+                          "'fsm-triggered-actions[dask]'") from None
+    box: dict = {}
+
+    def attempt():
+        try:
+            box["client"] = Client(address, timeout=f"{CONNECT_SECONDS}s")
+        except BaseException as exc:   # whatever a wrong server makes Dask raise
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + ANSWER_SECONDS)
+    if thread.is_alive():
+        raise ConfigError(f"nothing at {address} answered as a Dask scheduler within "
+                          f"{CONNECT_SECONDS + ANSWER_SECONDS} s")
+    if "error" in box:
+        exc = box["error"]
+        if not isinstance(exc, (OSError, TimeoutError, ValueError)):
+            raise ConfigError(f"what answers at {address} is not a Dask scheduler "
+                              f"({type(exc).__name__} on connecting)")
+        words = " ".join(str(exc).split())[:160] or type(exc).__name__
+        raise ConfigError(f"cannot reach the Dask scheduler at {address}: {words}")
+    return box["client"]
 
 
 @contextlib.contextmanager

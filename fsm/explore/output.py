@@ -160,7 +160,8 @@ def report_json(report: Report, written: str | None = None) -> dict:
         "complete": report.complete, "stopped_at": report.stopped, "violation": None,
     }
     if report.expanded:
-        out["owners"] = {"expanded": report.expanded, "bytes_exchanged": report.exchanged}
+        out["owners"] = {"where": report.where, "expanded": report.expanded,
+                         "bytes_exchanged": report.exchanged}
     if report.violation is not None:
         v = report.violation
         out["violation"] = {"invariant": v.problem.invariant, "message": v.problem.message,
@@ -221,8 +222,8 @@ def _split_line(report: Report) -> str:
     """How the states were split among the owners."""
     shares = " + ".join(f"{n:,}" for n in report.expanded)
     per_state = report.exchanged / report.states if report.states else 0
-    return (f"  split among {len(report.expanded)} owners: {shares} states expanded; "
-            f"{per_state:,.0f} bytes exchanged per state")
+    return (f"  split among {_plural(len(report.expanded), 'owner')} ({report.where}): "
+            f"{shares} states expanded; {per_state:,.0f} bytes exchanged per state")
 
 
 def _plural(n: int, word: str) -> str:

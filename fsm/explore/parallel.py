@@ -50,6 +50,7 @@ class ParallelExplorer(Explorer):
         start = time.perf_counter()
         report, owners = self.report, self.owners
         report.expanded = [0] * owners.parts
+        report.where = owners.where
         report.states = 1                       # the start, numbered by its owner
         pending, limit = 1, self.cfg.max_levels
         while pending and report.violation is None and report.complete:

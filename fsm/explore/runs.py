@@ -59,6 +59,7 @@ def _merge(total: Report, part: Report) -> None:
         total.expanded = [a + b for a, b in zip(total.expanded, part.expanded)] \
             if total.expanded else list(part.expanded)
     total.exchanged += part.exchanged
+    total.where = total.where or part.where
     if part.violation is not None and (total.violation is None or
                                        len(part.violation.path) < len(total.violation.path)):
         total.violation = part.violation

@@ -85,6 +85,7 @@ class Report:
     audit: Audit = field(default_factory=Audit)
     expanded: list = field(default_factory=list)  # states each owner expanded (.owner)
     exchanged: int = 0        # bytes of successors sent between owners
+    where: str | None = None  # where the owners ran: local processes, Dask at ADDRESS
 
     @property
     def states_per_second(self) -> float:
