@@ -1,5 +1,5 @@
 """The runs of one exploration: one walk per set of answerers, each walk's
-frontier spread over worker processes, merged into one report."""
+states split among owners when asked, merged into one report."""
 
 from __future__ import annotations
 

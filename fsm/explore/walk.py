@@ -9,8 +9,8 @@ The bounds keep the walk finite. Every step is played and checked, but the
 state it leads to is expanded only within them: rounds up to ``rounds``; at
 most ``depth`` frames above the turn, a frame that spends no budget only as
 the first of them; answers by ``responders`` combatants at a time, every
-such set of combatants walked in turn (:mod:`.runs`). Each level's
-frontier can be spread over worker processes (:mod:`.parallel`).
+such set of combatants walked in turn (:mod:`.runs`). The states can be
+split among owners, each expanding its own (:mod:`.parallel`, :mod:`.owner`).
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ class Explorer:
 
     def trying(self, number) -> bool:
         """Whether to try the state's move numbered ``number`` (in the order
-        the alphabet gives them); always here. A hook for the walk spread over
+        the alphabet gives them); always here. A hook for the walk split among
         owners (:mod:`.owner`), which numbers what each move reaches and may
         stop short of the last move."""
         return True
