@@ -716,3 +716,24 @@ def test_a_split_walk_says_where_its_owners_ran(capsys):
     assert main(["explore", "pf2e", "--combatants", "2", "--rounds", "1", "--jobs", "1",
                  "--json"]) == 0
     assert "owners" not in json.loads(capsys.readouterr().out)
+
+
+def test_owners_stop_where_one_process_does_when_a_limit_and_a_violation_meet(seed):
+    """With a guard broken, --max-states set just below, at and past the
+    state count where one process meets the violation: whichever comes
+    first in the walk's order (the limit, the violation, or both in one
+    state's moves), two owners give the single run's report."""
+    seed("dnd4e", with_guard_forced(RULESETS["dnd4e"].rows, "immediate_unused"))
+    cfg = replace(_small("dnd4e"), answerers=("c2",))
+    found = Explorer(cfg).run()
+    assert found.violation is not None
+    outcomes = set()
+    for limit in range(max(1, found.states - 12), found.states + 3, 2):
+        limited = replace(cfg, max_states=limit)
+        one, two = Explorer(limited).run(), ParallelExplorer(limited, jobs=2).run()
+        assert _summary(two) == _summary(one), limit
+        assert (two.violation is None) == (one.violation is None), limit
+        if one.violation is not None:
+            assert two.violation.path == one.violation.path
+        outcomes.add((one.violation is not None, one.complete))
+    assert outcomes == {(True, True), (True, False), (False, False)}   # every order met

@@ -24,8 +24,9 @@ costs about a fifth more bytes than remembering every send would, and no
 more CPU that the walks here could measure.
 
 A level where something stops the walk (a broken invariant, the state limit)
-is expanded again up to the move where one process would have stopped, by
-every owner, before its records are taken: the counts, audit and
+is expanded again by every owner, up to the state where one process would
+have stopped (a broken invariant stops that state's expansion again, at the
+same move), before its records are taken: the counts, audit and
 counterexample are then those of one process. Timelines are built from the
 owners' parents (each state's parent's hash and the move), asked for along
 the chain.
@@ -94,23 +95,23 @@ class Owner(Explorer):
         if owner_of(self.root, parts) == number:
             self.known[self.root] = [self.enc.round, None, None]
             self.frontier = [((), self.root, freeze(self.enc), book)]
-        self.order, self.move_number, self.last, self.found = (), 0, None, None
+        self.order, self.found = (), None
         self.buckets: list = []
 
     # -- one level: expand, exchange, take --
     def expand(self, cut=None, seconds=None) -> dict:
-        """Expand the frontier in order: all of it, or up to ``cut`` (an
-        entry's order and the last move number to try in it, None for all of
-        its moves); stop after the entry under way once ``seconds`` pass."""
+        """Expand the frontier in order: all of it, or its entries up to the
+        one of order ``cut`` (where a violation stops the expansion again, as
+        it did the first time); stop after the entry under way once
+        ``seconds`` pass."""
         deadline = None if seconds is None else time.monotonic() + seconds
         self.report, self.found, self.sending = Report(self.cfg), None, {}
         self.buckets = [[] for _ in range(self.parts)]
         done, stopped = 0, False
         for order, digest, frozen, book in self.frontier:
-            if cut is not None and order > cut[0]:
+            if cut is not None and order > cut:
                 break
             self.order = order
-            self.last = cut[1] if cut is not None and order == cut[0] else None
             self._expand(digest, frozen, book, None)
             done += 1
             if self.found is not None:
@@ -166,10 +167,6 @@ class Owner(Explorer):
         return set(self.known)
 
     # -- the walk's hooks --
-    def trying(self, number) -> bool:
-        self.move_number = number
-        return self.last is None or number <= self.last // 2
-
     def _choice(self, move) -> tuple:
         return self.order + (2 * self.move_number + (move.ruling == "deny"),)
 

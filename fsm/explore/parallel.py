@@ -7,7 +7,7 @@ The owners are local processes (``--jobs``) or actors on a Dask cluster
 levels: it asks every owner to expand its frontier, passes the buckets of
 records to their owners without reading them, and adds up what comes back.
 A level where one process would have stopped (a broken invariant, the state
-limit) is expanded again by every owner up to that move first.
+limit) is expanded again by every owner, up to that state, first.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ class ParallelExplorer(Explorer):
         found = min((r["found"] for r in results if r["found"]), default=None,
                     key=lambda f: f[0])
         cut = None
-        if found is not None:
-            cut = (found[0][:-1], found[0][-1])
+        if found is not None:      # every owner again, up to the violation's state
+            cut = found[0][:-1]
             results = owners.call("expand", cut)
         news = self._deliver(results)
         if cfg.max_states:
@@ -79,8 +79,8 @@ class ParallelExplorer(Explorer):
             first = list(heapq.merge(*news))
             if len(first) >= room:               # one process stops after this entry
                 entry = first[room - 1][:-1]
-                if cut is None or entry < cut[0]:
-                    cut, found = (entry, None), None
+                if cut is None or entry < cut:
+                    cut, found = entry, None
                     results = owners.call("expand", cut)
                     self._deliver(results)
         taken = owners.call("take")

@@ -135,6 +135,7 @@ class Explorer:
         self.parents: list = []     # state index -> (parent index, move)
         self.rounds: list = []      # state index -> earliest round it was expanded in
         self.seen: dict = {}
+        self.move_number = 0        # the position of the move being tried in its state
         self.deadline = cfg.deadline if cfg.deadline is not None else deadline_of(cfg)
 
     # -- the walk --
@@ -171,20 +172,12 @@ class Explorer:
         base = enc.fingerprint()
         clean = True
         for number, move in enumerate(self.alphabet.moves(enc)):
-            if not self.trying(number):
-                return
+            self.move_number = number       # the owners of a split walk order by it
             if not clean:
                 thaw(enc, frozen)
             clean = self._try(index, frozen, book, move, base, nxt)
             if self.report.violation is not None:
                 return
-
-    def trying(self, number) -> bool:
-        """Whether to try the state's move numbered ``number`` (in the order
-        the alphabet gives them); always here. A hook for the walk split among
-        owners (:mod:`.owner`), which numbers what each move reaches and may
-        stop short of the last move."""
-        return True
 
     def _try(self, index, frozen, book, move, base, nxt) -> bool:
         """Play one move from the thawed state; True when the state is untouched."""
