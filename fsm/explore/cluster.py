@@ -123,7 +123,11 @@ class DaskOwners:
         futures = [self.client.submit(Owner, cfg, number, self.parts, actor=True, pure=False,
                                       workers=[workers[number % len(workers)]])
                    for number in range(self.parts)]
-        self.actors = [f.result() for f in futures]
+        try:
+            self.actors = [self._answer(f) for f in futures]   # a worker lacking fsm, say
+        except OwnerFailed:
+            self.client.close()
+            raise
 
     def call_each(self, name, args_list) -> list:
         futures = [getattr(actor, name)(*args) for actor, args in zip(self.actors, args_list)]
