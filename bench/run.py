@@ -433,20 +433,48 @@ def crowd(sizes, turns: int) -> dict:
 
 
 def possible_cost(sizes) -> dict:
-    """Milliseconds per ``Encounter.possible()`` call in 4e encounters of each
-    size, with an attack on the stack (every combatant may answer it), best
-    of three."""
+    """``Encounter.possible()`` in 4e encounters of each size (two sides
+    taking turns, an attack on the stack): milliseconds for the first call
+    (which sorts the crowd into look-alikes), for a call in a new state
+    (best of three, each after one more step: an interrupt, its resolution,
+    a free response), for reading every answer of that call, and the tries
+    a call makes; beside them a call that tries everyone, at the smaller size."""
     out = {}
     for n in sizes:
         enc = Encounter("dnd4e", [(f"c{i}", ("monsters", "heroes")[i % 2]) for i in range(n)])
         enc.step({"actor": enc.active, "do": "standard"})
+        start = time.perf_counter()
+        answer = enc.possible()
+        first = time.perf_counter() - start
         best = float("inf")
-        for _ in range(3):
+        for step in ({"actor": "c3", "do": "interrupt"}, {"do": "resolve"},
+                     {"actor": "c5", "do": "free-response"}):
+            enc.step(step)
             start = time.perf_counter()
             answer = enc.possible()
             best = min(best, time.perf_counter() - start)
-        assert len(answer) == n + 1
-        out[n] = best * 1e3
+        start = time.perf_counter()
+        read = sum(len(row) for row in answer.values())
+        reading = time.perf_counter() - start
+        tries = 0
+        real = enc.try_step
+
+        def counted(data):
+            nonlocal tries
+            tries += 1
+            return real(data)
+        enc.try_step = counted
+        enc.possible()
+        del enc.try_step
+        assert len(answer) == n + 1 and read > n
+        out[n] = {"ms": best * 1e3, "first_ms": first * 1e3, "read_all_ms": reading * 1e3,
+                  "tries": tries}
+    few = min(sizes)
+    enc = Encounter("dnd4e", [(f"c{i}", ("monsters", "heroes")[i % 2]) for i in range(few)])
+    enc.step({"actor": enc.active, "do": "standard"})
+    start = time.perf_counter()
+    enc.possible(share=False)
+    out[few]["everyone_ms"] = (time.perf_counter() - start) * 1e3
     return out
 
 
@@ -572,8 +600,13 @@ def table(results: dict) -> str:
     p = results["possible"]
     few, many = sorted(p)
     lines.append(f"| possible(), {few} / {many:,} combatants (an attack on the stack) | "
-                 f"{p[few]:.1f} / {p[many]:,.1f} ms per call | {p[many] / p[few]:.1f}x at "
-                 f"{many:,} | <= 1.5x |")
+                 f"{p[few]['ms']:.1f} / {p[many]['ms']:,.1f} ms per call, "
+                 f"{p[few]['tries']} / {p[many]['tries']} tries | "
+                 f"{p[many]['ms'] / p[few]['ms']:.2f}x at {many:,} | <= 1.5x |")
+    lines.append(f"| possible(), {few} / {many:,}: first call, reading every answer | "
+                 f"first {p[few]['first_ms']:.1f} / {p[many]['first_ms']:,.1f} ms, reading "
+                 f"{p[few]['read_all_ms']:.1f} / {p[many]['read_all_ms']:,.1f} ms; "
+                 f"trying everyone at {few}: {p[few]['everyone_ms']:.1f} ms | | |")
     if s["in_process"] is None:
         lines.append("| conformance suite | n/a (fsm conformance not available) | | |")
     else:

@@ -299,3 +299,18 @@ def test_register_refuses_a_ruleset_that_breaks_the_engines_contract(change, wor
     with pytest.raises(TableError, match=re.escape(words)):
         register(replace(change(TOY), name="toy-broken"))
     assert "toy-broken" not in RULESETS
+
+
+def test_the_toys_guards_keep_possibles_promise_in_a_crowd():
+    """A ruleset of one's own runs the check the three here pass: among
+    look-alikes, possible() gives what trying everyone gives, step by step."""
+    from fsm.engine.crowd import disagreement
+    enc = Encounter(TOY, [{"id": f"{side}{i}", "side": side}
+                          for i in range(4) for side in ("red", "blue")])
+    for step in ({"actor": "red0", "do": "strike"}, {"do": "resolve"},
+                 {"actor": "red0", "do": "strike"}, {"do": "end-turn"},
+                 {"actor": "blue0", "do": "strike"}):
+        assert disagreement(enc) is None
+        enc.step(step)
+    assert disagreement(enc) is None
+    assert len(enc.crowd.groups) >= 2

@@ -67,6 +67,7 @@ class Encounter:
         self.log: list[dict] = []
         self.steps_seen = 0
         self.explaining = False   # replay sets it: Verdict.because
+        self.crowd = None         # possible()'s classes of look-alikes, once it is asked
         self._fields = fields_of(rs)
         self.observer = observer
         self.fighters[self.order[0]].turns_started = 1
@@ -167,9 +168,9 @@ class Encounter:
             self.restore(snap)
             self.steps_seen = seen
 
-    def possible(self) -> dict:
+    def possible(self, *, share: bool = True):
         """What may happen now (see :func:`fsm.engine.query.possible`)."""
-        return query.possible(self)
+        return query.possible(self, share=share)
 
     # -- the stack and the history, as the effects change them ----------------------
 
@@ -328,8 +329,8 @@ class Encounter:
                     self.restore(snap)
                 return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
-                           because=tuple(st.outcomes.passed) if self.explaining
-                           else None)
+                           because=tuple(st.outcomes.passed) if self.explaining else None,
+                           templates=(None, tuple(st.outcomes.passed_from)))
         if snap is not None:
             self.restore(snap)
         if not st.outcomes.failed:
@@ -352,7 +353,8 @@ class Encounter:
         except (KeyError, IndexError):
             says = g.says
         return Verdict(st.index, verdict, reason, rules, guard=g.name, seen=seen,
-                       says=says, notes=self._notes(st) if verdict == GM_VERDICT else ())
+                       says=says, notes=self._notes(st) if verdict == GM_VERDICT else (),
+                       templates=(g.says, ()))
 
     def _notes(self, st) -> tuple:
         notes = self.ruleset.notes

@@ -129,10 +129,13 @@ class Journal:
     to a fighter saves its values, so that undoing a step restores only the
     fighters it touched, whatever the size of the encounter."""
 
-    __slots__ = ("open",)
+    __slots__ = ("open", "changed")
 
     def __init__(self):
         self.open: list = []      # one {fighter: values} per open snapshot, innermost last
+        # the fighters changed since the crowd's classes were last brought up
+        # to date (fsm.engine.crowd); None while nobody keeps them
+        self.changed: set | None = None
 
 
 class Fighter:
@@ -148,10 +151,12 @@ class Fighter:
 
     def __setattr__(self, name, value):
         journal = self._journal
-        if journal is not None and journal.open:
+        if journal is not None:
             for saved in journal.open:
                 if self not in saved:
                     saved[self] = _slots_of(type(self))[0](self)
+            if journal.changed is not None:
+                journal.changed.add(self)
         object.__setattr__(self, name, value)
 
     def __init__(self, id: str, side: str, **fields):

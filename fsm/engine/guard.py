@@ -77,12 +77,13 @@ class Outcomes:
     checks that failed and those that left it to the GM (each with the rule
     ids of its row), and what the limits saw when they let it through."""
 
-    __slots__ = ("failed", "gm", "passed")
+    __slots__ = ("failed", "gm", "passed", "passed_from")
 
     def __init__(self):
         self.failed: list = []
         self.gm: list = []
         self.passed: list = []
+        self.passed_from: list = []   # each line of passed as (template, values)
 
 
 def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None):
@@ -101,10 +102,10 @@ def routing(fn) -> Guard:
     return Guard(fn.__name__, fn, routing=True, structural=True)
 
 
-def _ok_words(enc, st, g: Guard) -> str:
-    """What a limit saw when it let the step through, in words."""
+def _ok_values(enc, st, g: Guard) -> dict:
+    """What a limit saw when it let the step through, to fill its ``ok`` words."""
     seen = g.seen(enc, st) if g.seen is not None else {}
-    return g.ok.format_map({"actor": st.actor, **seen})
+    return {"actor": st.actor, **seen}
 
 
 def judge(enc, st, g: Guard, rules) -> bool:
@@ -117,9 +118,11 @@ def judge(enc, st, g: Guard, rules) -> bool:
     answer = g.check(enc, st)
     if answer is True:
         if enc.explaining and g.ok:
-            words = _ok_words(enc, st, g)
+            values = _ok_values(enc, st, g)
+            words = g.ok.format_map(values)
             if words:                 # a limit that did not apply to this step says nothing
                 st.outcomes.passed.append(words)
+                st.outcomes.passed_from.append((g.ok, values))
         return True
     if answer == GM:
         st.outcomes.gm.append((g, rules))

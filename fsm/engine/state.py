@@ -123,6 +123,8 @@ def restore(enc, snap: Snapshot) -> None:
         del frames[n:]
     for fighter, values in snap.saved.items():
         set_fighter(fighter, values)
+    if enc.journal.changed is not None:
+        enc.journal.changed.update(snap.saved)
 
 
 def fingerprint(enc) -> tuple:
@@ -155,6 +157,8 @@ def thaw(enc, frozen: Frozen) -> None:
     enc.uses = dict(f.uses)
     for fighter, values in zip(enc.fighters.values(), f.fighters):
         set_fighter(fighter, values)
+    if enc.journal.changed is not None:
+        enc.journal.changed.update(enc.fighters.values())
     enc.forget_history()
     enc.past, enc.past_order = {}, []
     _put_kept(enc, f.kept)

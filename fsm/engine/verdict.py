@@ -25,6 +25,10 @@ class Verdict:
     # allowed, in an encounter that explains: what each limit saw as it let the
     # step through (None: the encounter does not explain)
     because: tuple | None = None
+    # how the words were made, so that the same answer for another combatant
+    # is worded for it (fsm.engine.crowd): the template of ``says``, and each
+    # line of ``because`` as (template, the values it was filled with)
+    templates: tuple = field(default=(None, ()), compare=False, repr=False)
 
     @property
     def allowed(self) -> bool:

@@ -1,0 +1,224 @@
+"""Combatants no verdict can tell apart, so that what may happen now is judged
+once for each kind of combatant, not once for each combatant.
+
+Two combatants are *alike* when
+
+* their fighters hold the same values but the id (side, budgets, square...);
+* neither is the active combatant, nor the next in the initiative (the
+  machine may start that one's turn as it settles before a step);
+* neither is named anywhere else in what a verdict reads: the frames on the
+  stack, those kept open and the one that left it last, the answers given
+  (:class:`fsm.engine.state.Frozen` but the initiative and the past turns),
+  and the values of any fighter.
+
+Swapping the names of two alike combatants leaves that state as it was, but
+for their places in the initiative and in the past turns; and the rules read
+those only through whose turn it is now or next, and through the turn a serial in a
+fighter's values names (the words of ``describe_turn``, the round of that
+turn). So the verdict one of them gets for a step is the other's with the
+two names swapped: :func:`reword` makes it, and fills the words again from
+their templates. This is part of what a guard is (fsm.engine.guard): it may
+tell the one who acts from others only by its values, by whether it is the
+active combatant, and by where it is named. The tests hold ``possible()`` to
+trying every combatant, over random timelines of every ruleset in crowds of
+look-alikes, and a guard that reads a name breaks them.
+
+The classes are kept step by step: the encounter's journal notes each
+fighter that changes (``Journal.changed``) and only those are placed again,
+so that a call costs the same in a crowd of 50 as in one of 5,000 when they
+come in a few kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .frames import fighter_values, frame_values
+from .verdict import Verdict
+
+_CONTAINERS = (tuple, list, frozenset, set)
+
+
+def _named(value, names, found: set) -> set:
+    """``found``, with every combatant id of ``names`` that ``value`` holds
+    (in a tuple, list, set or dict, at any depth)."""
+    kind = value.__class__
+    if kind is str:
+        if value in names:
+            found.add(value)
+    elif kind in _CONTAINERS:
+        for v in value:
+            _named(v, names, found)
+    elif kind is dict:
+        for k, v in value.items():
+            _named(k, names, found)
+            _named(v, names, found)
+    return found
+
+
+def _swap(value, old: str, new: str):
+    """``value`` with the id ``old`` put as ``new`` wherever it is a whole
+    value (a name inside words, such as "during orc's turn", stays)."""
+    kind = value.__class__
+    if kind is str:
+        return new if value == old else value
+    if kind in _CONTAINERS:
+        return kind(_swap(v, old, new) for v in value)
+    if kind is dict:
+        return {k: new if v == old else v if v.__class__ is not dict and
+                v.__class__ not in _CONTAINERS else _swap(v, old, new)
+                for k, v in value.items()}
+    return value
+
+
+def reword(verdict, old: str, new: str, at=None):
+    """The verdict ``new`` gets where ``old``, alike, got ``verdict``
+    (``at``: the keys of its ``seen`` that hold ``old``, when only those
+    do, as :func:`where_named` finds them)."""
+    says_from, because_from = verdict.templates
+    if at is None:
+        seen = _swap(verdict.seen, old, new)
+    else:
+        seen = verdict.seen.copy()
+        for key in at:
+            seen[key] = new
+    says = verdict.says
+    if says_from is not None and seen:
+        try:
+            says = says_from.format(**seen)
+        except (KeyError, IndexError):
+            says = says_from
+    because = verdict.because
+    if because_from:
+        because_from = tuple((words, _swap(values, old, new)) for words, values in because_from)
+        because = tuple(words.format_map(values) for words, values in because_from)
+    out = object.__new__(Verdict)        # a copy, field by field
+    out.__dict__.update(verdict.__dict__)
+    out.seen, out.says, out.because = seen, says, because
+    out.templates = (says_from, because_from)
+    return out
+
+
+def where_named(verdict, old: str):
+    """The keys of the verdict's ``seen`` whose value is ``old``, or None
+    when ``old`` may be deeper (in a list of values)."""
+    at = []
+    for key, value in verdict.seen.items():
+        if value == old:
+            at.append(key)
+        elif value.__class__ is dict or value.__class__ in _CONTAINERS:
+            return None
+    return tuple(at)
+
+
+class Crowd:
+    """An encounter's fighters grouped by their values but the id, kept up
+    to date from the journal's note of who changed."""
+
+    __slots__ = ("key_of", "groups", "_names")
+
+    def __init__(self, enc):
+        self.key_of: dict = {}       # combatant -> its values but the id
+        self.groups: dict = {}       # those values -> {combatant: None}, in the order placed
+        self._names: dict = {}       # those values -> the combatants they name
+        enc.journal.changed = set()
+        for fighter in enc.fighters.values():
+            self._place(fighter)
+
+    def _place(self, fighter) -> None:
+        key = fighter_values(fighter)[1:]        # every slot but the first, the id
+        old = self.key_of.get(fighter.id)
+        if old == key:
+            return
+        if old is not None:
+            group = self.groups[old]
+            del group[fighter.id]
+            if not group:
+                del self.groups[old]
+                self._names.pop(old, None)
+        self.key_of[fighter.id] = key
+        self.groups.setdefault(key, {})[fighter.id] = None
+
+    def now(self, enc) -> tuple:
+        """(the combatants alike to nobody, {values: the one combatant tried
+        for all the others that have them})."""
+        changed = enc.journal.changed
+        if changed:
+            for fighter in changed:
+                self._place(fighter)
+            changed.clear()
+        names = enc.fighters
+        order = enc.order
+        single = {enc.active, order[(enc.turn_index + 1) % len(order)]}
+        for frame in enc.stack:
+            _named(frame_values(frame), names, single)
+        for frame in enc.kept.values():
+            _named(frame_values(frame), names, single)
+        if enc.past_order:
+            _named(frame_values(enc.past[enc.past_order[-1]]), names, single)
+        _named(tuple(enc.uses.items()), names, single)
+        for key in self.groups:
+            named = self._names.get(key)
+            if named is None:
+                named = self._names[key] = frozenset(_named(key, names, set()))
+            single |= named
+        tried = {}
+        for key, group in self.groups.items():
+            for cid in group:
+                if cid not in single:
+                    tried[key] = cid
+                    break
+        return single, tried
+
+
+def disagreement(enc):
+    """Where :func:`fsm.engine.query.possible` and trying every combatant
+    differ now, as (combatant, kind, shared answer, tried answer), or None:
+    the check a ruleset of one's own can run on its guards, in a crowd of
+    look-alikes (tests/test_crowd.py runs it on every ruleset here)."""
+    shared, tried = enc.possible(), enc.possible(share=False)
+    for who, row in tried.items():
+        mine = shared[who]
+        for kind in {**row, **mine}:
+            if mine.get(kind) != row.get(kind):
+                return who, kind, mine.get(kind), row.get(kind)
+    return None
+
+
+class Possible(Mapping):
+    """What :func:`fsm.engine.query.possible` answers: combatant -> {kind:
+    verdict}, then ``"*"``. The answers of a combatant alike to the one
+    tried for it are worded for it the first time they are read."""
+
+    __slots__ = ("_ids", "_answers", "_key_of", "_tried", "_star", "_made", "_at")
+
+    def __init__(self, ids, answers, key_of, tried, star):
+        self._ids, self._answers, self._key_of = ids, answers, key_of
+        self._tried, self._star, self._made = tried, star, {}
+        self._at: dict = {}      # one tried -> {kind: where its name is in what it was told}
+
+    def __getitem__(self, who):
+        if who == "*":
+            return self._star
+        if who in self._answers:
+            return self._answers[who]
+        made = self._made.get(who)
+        if made is None:
+            like = self._tried[self._key_of[who]]
+            told = self._answers[like]
+            at = self._at.get(like)
+            if at is None:
+                at = self._at[like] = {kind: where_named(v, like) for kind, v in told.items()}
+            made = self._made[who] = {kind: reword(v, like, who, at[kind])
+                                      for kind, v in told.items()}
+        return made
+
+    def __iter__(self):
+        yield from self._ids
+        yield "*"
+
+    def __len__(self) -> int:
+        return len(self._ids) + 1
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))

@@ -1,0 +1,238 @@
+"""possible() in a crowd: look-alike combatants judged once (fsm.engine.crowd),
+held to trying every combatant."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsm import Encounter
+from fsm.conformance import collect
+from fsm.conformance.fuzz import decode, head_length
+from fsm.conformance.mutation import replace_guard
+from fsm.conformance.reference import reference_hello
+from fsm.engine.crowd import Crowd, Possible, disagreement
+from fsm.engine.state import freeze, thaw
+from fsm.errors import StepError
+from fsm.rulesets import RULESETS
+
+from conftest import party4e
+
+
+def look_alikes(combatants, copies=2):
+    """``combatants`` and ``copies`` more of each (same side and fields, a new
+    id; on a grid, squares far from the others)."""
+    out = list(combatants)
+    for c in combatants:
+        for j in range(copies):
+            twin = dict(c) if isinstance(c, dict) else {"id": c[0], "side": c[1]}
+            twin["id"] = f"{twin['id']}~{j}"
+            if "at" in twin:
+                twin["at"] = [twin["at"][0] + 100 * (j + 1), twin["at"][1]]
+            out.append(twin)
+    return out
+
+
+def read_all(answer) -> dict:
+    return {who: dict(row) for who, row in answer.items()}
+
+
+def agree(enc) -> None:
+    """possible() equals trying every combatant, verdict for verdict (its words,
+    what was seen and why an allowed step is allowed included)."""
+    shared, tried = enc.possible(), enc.possible(share=False)
+    assert list(shared) == list(tried)
+    assert disagreement(enc) is None
+    assert read_all(shared) == tried
+
+
+def replay_in_crowd(doc, explaining=False, ruleset=None, copies=2):
+    """The vector's steps, in a crowd of look-alikes of its combatants, with
+    possible() held to trying everyone before each step."""
+    combatants = look_alikes(doc["combatants"], copies)
+    order = doc.get("initiative")
+    if order:
+        order = list(order) + [c["id"] for c in combatants[len(doc["combatants"]):]]
+    enc = Encounter(ruleset or doc["ruleset"], combatants, order, doc.get("options"))
+    enc.explaining = explaining
+    for data in doc["steps"]:
+        agree(enc)
+        try:
+            enc.step({k: v for k, v in data.items() if k != "expect"})
+        except StepError:
+            return enc
+    agree(enc)
+    return enc
+
+
+HELLO = reference_hello()
+TIMELINES = st.lists(st.integers(0, 2 ** 16), min_size=head_length() + 1,
+                     max_size=head_length() + 24)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TIMELINES, st.booleans())
+def test_possible_in_a_crowd_is_trying_everyone(choices, explaining):
+    """Random timelines of the whole step language (every ruleset, with or
+    without a scene, dressed steps and all), replayed among two look-alikes
+    of every combatant: before every step, possible() gives each combatant
+    what trying it gives."""
+    replay_in_crowd(decode(choices, HELLO), explaining)
+
+
+def test_the_gallery_in_a_crowd_is_trying_everyone():
+    docs = [doc for path, doc in collect([]) if "/scenarios/" in path.replace("\\", "/")]
+    assert len(docs) > 20
+    for doc in docs:
+        replay_in_crowd(doc, explaining=True)
+
+
+@pytest.mark.slow
+def test_every_vector_in_a_crowd_is_trying_everyone():
+    for path, doc in collect([]):
+        replay_in_crowd(doc)
+
+
+def test_a_guard_that_reads_a_name_is_caught():
+    """The check can fail: a 4e guard that (against the contract) tells one
+    look-alike from another by its name makes possible() differ from trying
+    everyone."""
+    rs = RULESETS["dnd4e"]
+
+    def by_name(enc, st):
+        return st.actor != enc.active and not st.actor.endswith("~1")
+    rows, refusals = (replace_guard(t, "immediate_not_own_turn",
+                                    lambda g: g.checking(by_name))
+                      for t in (rs.rows, rs.refusals))
+    doc = {"ruleset": "dnd4e", "combatants": [{"id": "orc", "side": "monsters"},
+                                              {"id": "ayla", "side": "heroes"}],
+           "steps": [{"actor": "orc", "do": "standard"}]}
+    with pytest.raises(AssertionError):
+        replay_in_crowd(doc, ruleset=rs.with_table(rows, refusals))
+    replay_in_crowd(doc)        # the true table passes the same check
+
+
+def _tries(enc) -> int:
+    count = 0
+    real = enc.try_step
+
+    def counted(data):
+        nonlocal count
+        count += 1
+        return real(data)
+    enc.try_step = counted
+    enc.possible()
+    del enc.try_step
+    return count
+
+
+def crowd(n):
+    enc = Encounter("dnd4e", [(f"c{i}", ("monsters", "heroes")[i % 2]) for i in range(n)])
+    enc.step({"actor": enc.active, "do": "standard"})
+    return enc
+
+
+def test_the_work_of_a_call_does_not_grow_with_the_crowd():
+    """Counted, not timed: with an attack on the stack, 6 and 600 combatants
+    of two sides take the same number of tries (the attacker, the next in
+    line and one of each side), and stay so as the look-alikes act."""
+    small, large = crowd(6), crowd(600)
+    assert _tries(small) == _tries(large) < 6 * len(RULESETS["dnd4e"].player_steps)
+    for enc in (small, large):
+        enc.step({"actor": "c3", "do": "interrupt"})      # c3 leaves the heroes' class
+    assert _tries(small) == _tries(large)
+    agree(small)
+
+
+def test_classes_follow_the_fighters_through_undo_and_thaw():
+    """A step tried and undone, a refused step and a frozen state put back all
+    change fighters behind the journal's back or through it: the classes
+    follow each time."""
+    enc = Encounter("dnd4e", look_alikes([("orc", "monsters"), ("ayla", "heroes")], 3))
+    agree(enc)
+    start = freeze(enc)
+    enc.step({"actor": "orc", "do": "standard"})
+    enc.step({"actor": "ayla~1", "do": "interrupt"})
+    agree(enc)
+    assert enc.step({"actor": "ayla~1", "do": "interrupt"}).verdict == "rejected"
+    agree(enc)
+    assert enc.possible()["ayla~1"]["interrupt"].reason == "immediate-used-this-round"
+    thaw(enc, start)
+    agree(enc)
+    assert enc.possible()["ayla~1"]["interrupt"].verdict == "allowed"
+
+
+def test_the_answer_reads_like_a_dict():
+    enc = party4e()
+    enc.step({"actor": "orc", "do": "standard"})
+    answer = enc.possible()
+    assert isinstance(answer, Possible)
+    assert list(answer) == ["orc", "ayla", "bob", "*"] and len(answer) == 4
+    assert "bob" in answer and "nobody" not in answer
+    with pytest.raises(KeyError):
+        answer["nobody"]
+    assert answer["bob"]["interrupt"].verdict == "allowed"
+    assert answer["*"]["resolve"].verdict == "allowed"
+    assert answer == enc.possible(share=False)
+
+
+def test_an_observer_is_told_of_every_try():
+    """An encounter with an observer tries everyone, so that the observer
+    hears of each try as before."""
+    heard = []
+
+    class Ears:
+        def on_decided(self, enc, st, verdict):
+            heard.append(st.actor)
+    enc = Encounter("dnd4e", look_alikes([("orc", "monsters"), ("ayla", "heroes")], 2),
+                    observer=Ears())
+    enc.possible()
+    assert {"ayla~0", "ayla~1", "orc~0", "orc~1"} <= set(heard)
+
+
+def test_who_is_tried_for_itself():
+    """Each place the module's docstring lists singles a combatant out: whose
+    turn it is and whose comes next, a frame's owner and targets, an answer
+    given, a fighter's values."""
+    ids = [f"c{i}" for i in range(12)]
+    enc = Encounter("dnd5e", [{"id": c, "side": ("monsters", "heroes")[i % 2]}
+                              for i, c in enumerate(ids)])
+    single, tried = Crowd(enc).now(enc)
+    assert single == {"c0", "c1"} and sorted(tried.values()) == ["c2", "c3"]
+    for step in ({"actor": "c0", "do": "action", "targets": ["c4"]}, {"do": "resolve"},
+                 {"actor": "c5", "do": "reaction"}, {"do": "resolve"}):
+        assert enc.step(step).allowed
+    enc.uses[("elsewhere", 1, "c6")] = (("free", ""),)
+    enc.fighters["c7"].readied = "c8"
+    enc.fighters["c9"].readied = "c8"
+    enc.crowd = None
+    single, tried = Crowd(enc).now(enc)
+    assert single == {"c0", "c1", "c4", "c5", "c6", "c8"}
+    assert "c7" not in single and "c9" not in single      # alike: both name c8
+    assert set(tried.values()) == {"c2", "c3", "c7"}
+
+
+def test_the_readme_library_examples_run_as_written():
+    """The README's library section, run as a user would paste it: every
+    result its comments give as a Python value is what the line gives."""
+    import ast
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The library", 1)[1].split("\n## ", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
+    assert len(blocks) >= 2
+    scope: dict = {}
+    checked = 0
+    for block in blocks:
+        lines = block.splitlines()
+        for node in ast.parse(block).body:
+            code = ast.get_source_segment(block, node)
+            comment = lines[node.end_lineno - 1].partition("  # ")[2].strip()
+            try:
+                expected = ast.literal_eval(comment)
+            except (ValueError, SyntaxError):
+                expected = None
+            if isinstance(node, ast.Expr) and expected is not None:
+                assert eval(code, scope) == expected, code
+                checked += 1
+            else:
+                exec(code, scope)
+    assert checked >= 4
