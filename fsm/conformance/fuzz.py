@@ -132,6 +132,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     # the search for a step of the kind wanted tries many: the lean walker
     # answers those, the machine judges the step taken (its expectations)
     probe = Encounter(ruleset, combatants, options=options, dispatcher="lean")
+    probe.wording = False       # only its verdicts are read
     ids = [c["id"] for c in combatants]
     alphabet = Alphabet(ruleset, ids, grid=scene)
     steps = []

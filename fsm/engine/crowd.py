@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .frames import fighter_values, frame_values
-from .verdict import Verdict
+from .verdict import Verdict, fill
 
 _CONTAINERS = (tuple, list, frozenset, set)
 
@@ -84,10 +84,7 @@ def reword(verdict, old: str, new: str, at=None):
             seen[key] = new
     says = verdict.says
     if says_from is not None and seen:
-        try:
-            says = says_from.format(**seen)
-        except (KeyError, IndexError):
-            says = says_from
+        says = fill(says_from, seen)
     because = verdict.because
     if because_from:
         because_from = tuple((words, _swap(values, old, new)) for words, values in because_from)

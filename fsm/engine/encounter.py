@@ -30,7 +30,7 @@ from .frames import Frame, Journal
 from .guard import Outcomes
 from .rows import AFTER, PHASE_END, PHASE_START
 from .steps import MOMENTS, fields_of, parse
-from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict
+from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 
 # Phases from which a machine row may fire before a step (see _settle).
 _SETTLING = frozenset({AFTER, PHASE_START, PHASE_END})
@@ -67,6 +67,7 @@ class Encounter:
         self.log: list[dict] = []
         self.steps_seen = 0
         self.explaining = False   # replay sets it: Verdict.because
+        self.wording = True       # a refusal's seen and says (the explorer needs neither)
         self.crowd = None         # possible()'s classes of look-alikes, once it is asked
         self._fields = fields_of(rs)
         self.observer = observer
@@ -347,13 +348,10 @@ class Encounter:
                        f"applies but none of its guards fails")
 
     def _verdict(self, st, verdict, g, rules, reason) -> Verdict:
-        seen = g.seen(self, st) if g.seen else {}
-        try:
-            says = g.says.format(**seen)
-        except (KeyError, IndexError):
-            says = g.says
+        seen = g.seen(self, st) if g.seen and self.wording else {}
         return Verdict(st.index, verdict, reason, rules, guard=g.name, seen=seen,
-                       says=says, notes=self._notes(st) if verdict == GM_VERDICT else (),
+                       says=fill(g.says, seen) if self.wording else None,
+                       notes=self._notes(st) if verdict == GM_VERDICT else (),
                        templates=(g.says, ()))
 
     def _notes(self, st) -> tuple:

@@ -42,3 +42,12 @@ class Verdict:
         if self.because:
             out["because"] = list(self.because)
         return out
+
+
+def fill(words: str, seen: dict) -> str:
+    """``words`` (a guard's ``says``) with what it saw put in; as written when
+    a value it names was not seen."""
+    try:
+        return words.format(**seen)
+    except (KeyError, IndexError):
+        return words

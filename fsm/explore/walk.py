@@ -129,6 +129,7 @@ class Explorer:
         self.combatants = combatants_for(cfg)
         self.observer = AuditObserver()
         self.enc = make_encounter(cfg, self.combatants, self.observer)
+        self.enc.wording = False    # no verdict of the walk is read by people
         self.watch = Watch(self.enc)
         self.alphabet = Alphabet(cfg.rules, list(self.enc.fighters), cfg.answerers, cfg.grid)
         self.report = Report(cfg)
