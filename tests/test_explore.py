@@ -253,6 +253,18 @@ def _summary(report) -> tuple:
             report.depth_reached, report.stack_reached, report.complete, dict(report.audit.counts))
 
 
+@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e", "dnd5e"])
+def test_a_walk_without_the_words_of_refusals_is_the_walk_with_them(ruleset):
+    """The walk leaves a refusal's words unwritten (nobody reads them): the
+    same states, counts and audit as a walk that writes them."""
+    cfg = _small(ruleset, rounds=1, depth=1, answerers=("c2",))
+    terse, wordy = Explorer(cfg), Explorer(cfg)
+    assert terse.enc.wording is False
+    wordy.enc.wording = True
+    assert _summary(terse.run()) == _summary(wordy.run())
+    assert set(terse.seen) == set(wordy.seen) and terse.parents == wordy.parents
+
+
 @pytest.mark.parametrize("ruleset", [pytest.param("dnd4e", marks=pytest.mark.slow), "pf2e"])
 def test_a_walk_split_among_owners_gives_the_report_of_one(ruleset):
     """Two rounds, the states split among 2 and among 3 owner processes: the
