@@ -1,9 +1,11 @@
 """Shared helpers: small encounters and a one-call step; a headless
 Chromium for the site's pages."""
 
+import ast
 import os
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +24,30 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(later)
+
+
+def readme_library_script() -> tuple:
+    """The README's library examples as one script that checks them: each
+    line whose comment gives a Python value asserts that the line gives it.
+    (the script, how many lines it checks)"""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The library", 1)[1].split("\n## ", 1)[0]
+    out, checked = [], 0
+    for block in (b.split("```", 1)[0] for b in section.split("```python\n")[1:]):
+        lines = block.splitlines()
+        for node in ast.parse(block).body:
+            code = ast.get_source_segment(block, node)
+            comment = lines[node.end_lineno - 1].partition("  # ")[2].strip()
+            try:
+                expected = ast.literal_eval(comment)
+            except (ValueError, SyntaxError):
+                expected = None
+            if isinstance(node, ast.Expr) and expected is not None:
+                out.append(f"assert ({code}) == {expected!r}, {code!r}")
+                checked += 1
+            else:
+                out.append(code)
+    return "\n".join(out) + "\n", checked
 
 
 def party4e(**options):

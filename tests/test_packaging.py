@@ -71,6 +71,17 @@ def test_the_installed_fsm_runs_every_vector_outside_a_checkout(installed):
     assert proc.stdout.strip().splitlines()[-1] == f"{count} passed, 0 failed, 0 skipped"
 
 
+def test_the_readmes_library_examples_run_from_the_wheel(installed):
+    """The README's library examples, pasted into a file in an empty folder
+    and run with the installed package, give the results they show."""
+    from conftest import readme_library_script
+    python, venv, away = installed
+    script, checked = readme_library_script()
+    (away / "example.py").write_text(script, encoding="utf-8")
+    _run([str(python), "example.py"], cwd=away)
+    assert checked >= 4
+
+
 def test_the_installed_fsm_cites_rules_in_our_words(installed):
     python, venv, away = installed
     scenario = venv / "share" / S.DATA_NAME / "spec" / "scenarios" / \
