@@ -18,10 +18,17 @@ fighter's values names (the words of ``describe_turn``, the round of that
 turn). So the verdict one of them gets for a step is the other's with the
 two names swapped: :func:`reword` makes it, and fills the words again from
 their templates. This is part of what a guard is (fsm.engine.guard): it may
-tell the one who acts from others only by its values, by whether it is the
-active combatant, and by where it is named. The tests hold ``possible()`` to
-trying every combatant, over random timelines of every ruleset in crowds of
-look-alikes, and a guard that reads a name breaks them.
+tell the one who acts from others only by its values, by whether its turn
+is now or next, and by where it is named.
+
+Two of each class are tried, not one, and :func:`plan` holds the second's
+answers to the first's reworded: the keys of what a guard saw that name the
+one who acts are those that name each of the two (a word such as "never"
+that is also a combatant's name stays a word), and a class whose two answer
+apart (a guard that breaks the promise) is tried in full. The tests hold
+``possible()`` to trying every combatant, over random timelines of every
+ruleset in crowds of look-alikes; a guard that tells apart one that is not
+among the two tried breaks them.
 
 The classes are kept step by step: the encounter's journal notes each
 fighter that changes (``Journal.changed``) and only those are placed again,
@@ -73,8 +80,8 @@ def _swap(value, old: str, new: str):
 
 def reword(verdict, old: str, new: str, at=None):
     """The verdict ``new`` gets where ``old``, alike, got ``verdict``
-    (``at``: the keys of its ``seen`` that hold ``old``, when only those
-    do, as :func:`where_named` finds them)."""
+    (``at``: the keys of its ``seen`` that name the one who acts, as
+    :func:`plan` finds them; None: wherever a value is ``old``)."""
     says_from, because_from = verdict.templates
     if at is None:
         seen = _swap(verdict.seen, old, new)
@@ -96,16 +103,36 @@ def reword(verdict, old: str, new: str, at=None):
     return out
 
 
-def where_named(verdict, old: str):
-    """The keys of the verdict's ``seen`` whose value is ``old``, or None
-    when ``old`` may be deeper (in a list of values)."""
+def _where_named(verdict, name: str):
+    """The keys of the verdict's ``seen`` whose value is ``name``, or None
+    when it holds lists of values (``name`` may be deeper)."""
     at = []
     for key, value in verdict.seen.items():
-        if value == old:
+        if value == name:
             at.append(key)
         elif value.__class__ is dict or value.__class__ in _CONTAINERS:
             return None
     return tuple(at)
+
+
+def plan(first: str, second: str, answers: dict, others: dict) -> dict | None:
+    """How ``first``'s answers are worded for another of its class: for each
+    kind, the keys of what was seen that name the one who acts (those that
+    hold ``first`` in its answers and ``second`` in the answers of
+    ``second``, so that a word that happens to be one of their names stays),
+    or None for a swap wherever a value is the name. None when ``second``'s
+    answers are not ``first``'s so worded: then the class is tried in full."""
+    if answers.keys() != others.keys():
+        return None
+    out = {}
+    for kind, verdict in answers.items():
+        mine, theirs = _where_named(verdict, first), _where_named(others[kind], second)
+        at = None if mine is None or theirs is None else \
+            tuple(key for key in mine if key in theirs)
+        if reword(verdict, first, second, at) != others[kind]:
+            return None
+        out[kind] = at
+    return out
 
 
 class Crowd:
@@ -137,8 +164,8 @@ class Crowd:
         self.groups.setdefault(key, {})[fighter.id] = None
 
     def now(self, enc) -> tuple:
-        """(the combatants alike to nobody, {values: the one combatant tried
-        for all the others that have them})."""
+        """(the combatants alike to nobody, {values: the first two others
+        that have them, or the one and None})."""
         changed = enc.journal.changed
         if changed:
             for fighter in changed:
@@ -161,10 +188,14 @@ class Crowd:
             single |= named
         tried = {}
         for key, group in self.groups.items():
+            two = []
             for cid in group:
                 if cid not in single:
-                    tried[key] = cid
-                    break
+                    two.append(cid)
+                    if len(two) == 2:
+                        break
+            if two:
+                tried[key] = (two[0], two[1] if len(two) == 2 else None)
         return single, tried
 
 
@@ -187,12 +218,12 @@ class Possible(Mapping):
     verdict}, then ``"*"``. The answers of a combatant alike to the one
     tried for it are worded for it the first time they are read."""
 
-    __slots__ = ("_ids", "_answers", "_key_of", "_tried", "_star", "_made", "_at")
+    __slots__ = ("_ids", "_answers", "_key_of", "_like", "_plans", "_star", "_made")
 
-    def __init__(self, ids, answers, key_of, tried, star):
+    def __init__(self, ids, answers, key_of, like, plans, star):
         self._ids, self._answers, self._key_of = ids, answers, key_of
-        self._tried, self._star, self._made = tried, star, {}
-        self._at: dict = {}      # one tried -> {kind: where its name is in what it was told}
+        self._like, self._plans = like, plans   # values -> the one tried; its plan
+        self._star, self._made = star, {}
 
     def __getitem__(self, who):
         if who == "*":
@@ -201,13 +232,10 @@ class Possible(Mapping):
             return self._answers[who]
         made = self._made.get(who)
         if made is None:
-            like = self._tried[self._key_of[who]]
-            told = self._answers[like]
-            at = self._at.get(like)
-            if at is None:
-                at = self._at[like] = {kind: where_named(v, like) for kind, v in told.items()}
+            like = self._like[self._key_of[who]]
+            at = self._plans[like]
             made = self._made[who] = {kind: reword(v, like, who, at[kind])
-                                      for kind, v in told.items()}
+                                      for kind, v in self._answers[like].items()}
         return made
 
     def __iter__(self):

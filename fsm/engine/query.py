@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import StepError
-from .crowd import Crowd, Possible
+from .crowd import Crowd, Possible, plan
 from .rows import EVENT
 
 
@@ -12,8 +12,9 @@ def possible(enc, *, share: bool = True):
     with the verdict it would get (allowed, gm, or rejected with its reason);
     under ``"*"``, the stack moves, which nobody in particular takes.
 
-    Combatants alike (:mod:`fsm.engine.crowd`) are judged once: the others
-    get that answer worded for them as they are read. ``share=False`` (and
+    Of the combatants alike (:mod:`fsm.engine.crowd`) two are tried: when
+    their answers are one another's with the names swapped, the others get
+    the first one's worded for them as they are read; when not, all are tried. ``share=False`` (and
     an encounter with an observer, which is told of every try) tries every
     combatant; the answers are the same."""
     rs = enc.ruleset
@@ -38,8 +39,20 @@ def possible(enc, *, share: bool = True):
         out: dict = {cid: answers(cid) for cid in enc.fighters}
         out["*"] = star
         return out
-    if enc.crowd is None:
-        enc.crowd = Crowd(enc)
-    single, tried = enc.crowd.now(enc)
-    done = {cid: answers(cid) for cid in (*single, *tried.values())}
-    return Possible(tuple(enc.fighters), done, dict(enc.crowd.key_of), tried, star)
+    crowd = enc.crowd = enc.crowd or Crowd(enc)
+    single, tried = crowd.now(enc)
+    done = {cid: answers(cid) for cid in single}
+    like, plans = {}, {}
+    for key, (first, second) in tried.items():
+        done[first] = answers(first)
+        if second is None:
+            continue
+        done[second] = answers(second)
+        at = plan(first, second, done[first], done[second])
+        if at is not None:
+            like[key], plans[first] = first, at
+            continue
+        for cid in crowd.groups[key]:       # two of a class answered apart: try them all
+            if cid not in done:
+                done[cid] = answers(cid)
+    return Possible(tuple(enc.fighters), done, dict(crowd.key_of), like, plans, star)
