@@ -251,3 +251,37 @@ def test_the_readme_library_examples_run_as_written():
     script, checked = readme_library_script()
     assert checked >= 4
     exec(compile(script, "README.md", "exec"), {})
+
+
+def test_changing_one_row_changes_no_other():
+    """A row read from possible() is the reader's own: editing the row of the
+    one tried for a class (or its verdicts) leaves the others as they were."""
+    enc = Encounter("dnd4e", [(f"goblin{i}", "monsters") for i in range(20)]
+                    + [("ayla", "heroes")])
+    enc.step({"actor": "goblin0", "do": "standard"})
+    answer = enc.possible()
+    for who in ("goblin2", "goblin3", "goblin7"):
+        row = answer[who]
+        row.pop("standard")
+        row["opportunity"].verdict = "allowed"
+        row["opportunity"].seen["actor"] = "someone"
+    assert answer["goblin9"]["opportunity"].verdict == "rejected"
+    assert answer["goblin9"]["opportunity"].seen["actor"] == "goblin9"
+    assert "standard" in answer["goblin9"]
+    assert answer["goblin2"] is answer["goblin2"] and "standard" not in answer["goblin2"]
+    assert read_all(enc.possible()) == enc.possible(share=False)
+
+
+def test_no_combatant_is_named_like_anyone(tmp_path, capsys):
+    """'*' is where possible() puts the stack moves, so no combatant may take
+    it as its id: one line, and fsm check exits 2."""
+    import json
+    from fsm.cli import main
+    with pytest.raises(StepError, match="reserved"):
+        Encounter("dnd4e", [("a", "monsters"), ("*", "monsters")])
+    doc = {"format": 1, "id": "star", "ruleset": "dnd4e",
+           "combatants": [{"id": "*", "side": "m"}], "steps": [{"do": "end-turn"}]}
+    path = tmp_path / "star.json"
+    path.write_text(json.dumps(doc))
+    assert main(["check", str(path)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

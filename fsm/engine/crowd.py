@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .frames import fighter_values, frame_values
+from .setup import ANYONE
 from .verdict import Verdict, fill
 
 _CONTAINERS = (tuple, list, frozenset, set)
@@ -78,6 +79,14 @@ def _swap(value, old: str, new: str):
     return value
 
 
+def _copy(verdict):
+    """A copy of ``verdict``, field by field (what it saw copied too)."""
+    out = object.__new__(Verdict)
+    out.__dict__.update(verdict.__dict__)
+    out.seen = dict(verdict.seen)
+    return out
+
+
 def reword(verdict, old: str, new: str, at=None):
     """The verdict ``new`` gets where ``old``, alike, got ``verdict``
     (``at``: the keys of its ``seen`` that name the one who acts, as
@@ -96,8 +105,7 @@ def reword(verdict, old: str, new: str, at=None):
     if because_from:
         because_from = tuple((words, _swap(values, old, new)) for words, values in because_from)
         because = tuple(words.format_map(values) for words, values in because_from)
-    out = object.__new__(Verdict)        # a copy, field by field
-    out.__dict__.update(verdict.__dict__)
+    out = _copy(verdict)
     out.seen, out.says, out.because = seen, says, because
     out.templates = (says_from, because_from)
     return out
@@ -226,21 +234,23 @@ class Possible(Mapping):
         self._star, self._made = star, {}
 
     def __getitem__(self, who):
-        if who == "*":
+        if who == ANYONE:
             return self._star
-        if who in self._answers:
-            return self._answers[who]
         made = self._made.get(who)
-        if made is None:
-            like = self._like[self._key_of[who]]
-            at = self._plans[like]
-            made = self._made[who] = {kind: reword(v, like, who, at[kind])
-                                      for kind, v in self._answers[like].items()}
+        if made is None:       # each row its own, so that changing one changes no other
+            if who in self._answers:
+                made = {kind: _copy(v) for kind, v in self._answers[who].items()}
+            else:
+                like = self._like[self._key_of[who]]
+                at = self._plans[like]
+                made = {kind: reword(v, like, who, at[kind])
+                        for kind, v in self._answers[like].items()}
+            self._made[who] = made
         return made
 
     def __iter__(self):
         yield from self._ids
-        yield "*"
+        yield ANYONE
 
     def __len__(self) -> int:
         return len(self._ids) + 1

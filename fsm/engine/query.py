@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import StepError
 from .crowd import Crowd, Possible, plan
 from .rows import EVENT
+from .setup import ANYONE
 
 
 def possible(enc, *, share: bool = True):
@@ -37,7 +38,7 @@ def possible(enc, *, share: bool = True):
             for kind in rs.player_steps if kind in rs.stack_moves}
     if not share or enc.observer is not None:
         out: dict = {cid: answers(cid) for cid in enc.fighters}
-        out["*"] = star
+        out[ANYONE] = star
         return out
     crowd = enc.crowd = enc.crowd or Crowd(enc)
     single, tried = crowd.now(enc)

@@ -5,6 +5,8 @@ combatants as the ruleset's fighters, the initiative order. Each raises
 from __future__ import annotations
 
 from ..errors import StepError
+
+ANYONE = "*"      # the key of the stack moves in possible(): no combatant's id
 from . import scene
 from .steps import suggest
 
@@ -48,6 +50,9 @@ def fighters(ruleset, combatants) -> dict:
         if not isinstance(cid, str) or not cid:
             raise StepError(f"combatant id must be a non-empty string, not {cid!r}",
                             "combatants")
+        if cid == ANYONE:
+            raise StepError(f"combatant id {ANYONE!r} is reserved: it stands for anyone "
+                            f"(the stack moves, in what may happen now)", "combatants")
         if not isinstance(side, str) or not side:
             raise StepError(f"combatant {cid} needs a side (a non-empty string)",
                             "combatants")

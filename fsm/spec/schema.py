@@ -13,6 +13,7 @@ import json
 
 from ..engine.facts import FACTS, STRINGS
 from ..engine.scene import COORDINATE, MAX_REACH
+from ..engine.setup import ANYONE
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
 from ..errors import ERROR_CODES
@@ -20,7 +21,7 @@ from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 NAME = "vector.schema.json"
-COMBATANT_FIELDS = {"id": {"type": "string", "minLength": 1},
+COMBATANT_FIELDS = {"id": {"type": "string", "minLength": 1, "not": {"const": ANYONE}},
                     "side": {"type": "string", "minLength": 1},
                     "name": {"type": "string"},
                     "at": {"$ref": "#/$defs/square"},
