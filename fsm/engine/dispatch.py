@@ -33,7 +33,6 @@ def _condition(guards):
         enc, st = event.model, event.kwargs["step"]
         if enc.explaining:          # the reason of an allowed step is its row's
             st.outcomes.passed.clear()
-            st.outcomes.passed_from.clear()
         for g, rules in checks:
             if not judge(enc, st, g, rules):
                 return False
@@ -128,7 +127,6 @@ class LeanDispatch:
         for dest, guards, effects in rows:
             if enc.explaining:
                 step.outcomes.passed.clear()
-                step.outcomes.passed_from.clear()
             for g, rules in guards:
                 if not judge(enc, step, g, rules):
                     break

@@ -329,9 +329,9 @@ class Encounter:
                 if st.ruling == "deny":
                     self.restore(snap)
                 return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
+            said = st.outcomes.explained() if self.explaining else (None, ())
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
-                           because=tuple(st.outcomes.passed) if self.explaining else None,
-                           templates=(None, tuple(st.outcomes.passed_from)))
+                           because=said[0], templates=(None, said[1]))
         if snap is not None:
             self.restore(snap)
         if not st.outcomes.failed:

@@ -77,13 +77,17 @@ class Outcomes:
     checks that failed and those that left it to the GM (each with the rule
     ids of its row), and what the limits saw when they let it through."""
 
-    __slots__ = ("failed", "gm", "passed", "passed_from")
+    __slots__ = ("failed", "gm", "passed")
 
     def __init__(self):
         self.failed: list = []
         self.gm: list = []
-        self.passed: list = []
-        self.passed_from: list = []   # each line of passed as (template, values)
+        self.passed: list = []        # (words, their template, the values put in)
+
+    def explained(self) -> tuple:
+        """(the words of what the limits saw, each as (template, values))."""
+        return (tuple(words for words, _, _ in self.passed),
+                tuple((template, values) for _, template, values in self.passed))
 
 
 def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None):
@@ -121,8 +125,7 @@ def judge(enc, st, g: Guard, rules) -> bool:
             values = _ok_values(enc, st, g)
             words = g.ok.format_map(values)
             if words:                 # a limit that did not apply to this step says nothing
-                st.outcomes.passed.append(words)
-                st.outcomes.passed_from.append((g.ok, values))
+                st.outcomes.passed.append((words, g.ok, values))
         return True
     if answer == GM:
         st.outcomes.gm.append((g, rules))
