@@ -25,6 +25,7 @@ from fsm.errors import ConfigError
 from fsm.explore import (CLOSED, Config, Explorer, ParallelExplorer, canonical, check_config,
                          explore, freeze, thaw, write_counterexample)
 from fsm.explore.owner import state_hash
+from fsm.explore.audit import AMBIGUOUS, REFUSED, ROW, STRUCTURAL, UNDEFINED, AuditObserver
 from fsm.rulesets import RULESETS
 from fsm.scenario import load
 
@@ -263,6 +264,67 @@ def test_a_walk_without_the_words_of_refusals_is_the_walk_with_them(ruleset):
     wordy.enc.wording = True
     assert _summary(terse.run()) == _summary(wordy.run())
     assert set(terse.seen) == set(wordy.seen) and terse.parents == wordy.parents
+
+
+class _JudgingAll(AuditObserver):
+    """The audit read off the rows afresh at every step: every guard of every
+    row judged, nothing worked out once from the table."""
+
+    def _coverage(self, enc, st):
+        refusal, rows = enc.refusal_for(enc.state, st.trigger), enc.rows_for(enc.state, st.trigger)
+        if refusal is not None:
+            return AMBIGUOUS if rows else REFUSED
+        if not rows:
+            return STRUCTURAL if st.responding and st.target is None else UNDEFINED
+        could = sum(1 for r in rows if all(fn(enc, st) is not False for fn, _ in r.guards))
+        return AMBIGUOUS if could > 1 else ROW
+
+    def on_firing(self, enc, trigger, st):
+        if self.routing_problem is not None:
+            return
+        firing, timed = 0, False
+        for r in enc.rows_for(enc.state, trigger):
+            answers = [g.check(enc, st) is True for g, _ in r.guards]
+            firing += all(answers)
+            timed = timed or all(a for (g, _), a in zip(r.guards, answers) if not g.structural)
+        if firing > 1 or (timed and firing == 0):
+            self.routing_problem = (enc.state, trigger, firing)
+
+
+def _gaps(report) -> set:
+    return {(f.kind, f.phase, f.step, f.detail, f.count, json.dumps(f.example))
+            for f in report.audit.gaps}
+
+
+def _twice_decided(rows) -> tuple:
+    """The rows with the first row of a step that is not the machine's written
+    twice: two rows decide that step wherever its guards pass."""
+    first = next(r for r in rows if r.trigger not in ("close", "keep_open", "next_turn"))
+    return (*rows, first)
+
+
+_TABLES = {"fires-twice": lambda rows: with_guard_forced(rows, "parent_is_turn", True),
+           "fires-nowhere": lambda rows: with_guard_forced(rows, "parent_is_turn", False),
+           "decided-twice": _twice_decided}
+
+
+@pytest.mark.parametrize("ruleset,change", [("dnd4e", None), ("pf2e", None), ("dnd5e", None),
+                                            *(("pf2e", change) for change in _TABLES)])
+def test_the_audit_judging_once_is_the_audit_judging_every_guard(seed, ruleset, change):
+    """The audit classes what the table alone settles once per pair and judges
+    a guard once per firing: the same counts and findings as an audit that
+    judges every guard of every row at every step, on the tables as they are
+    and on three that break: close rows that fire twice or nowhere, a step
+    two rows decide."""
+    if change is not None:
+        seed(ruleset, _TABLES[change](RULESETS[ruleset].rows))
+    cfg = _small(ruleset, rounds=1, depth=1, answerers=("c2",))
+    cached, judging = Explorer(cfg), Explorer(cfg)
+    judging.observer = _JudgingAll()
+    judging.enc.observer = judging.observer
+    one, every = cached.run(), judging.run()
+    assert _summary(one) == _summary(every) and _gaps(one) == _gaps(every)
+    assert bool(one.audit.gaps) == (change is not None)
 
 
 @pytest.mark.parametrize("ruleset", [pytest.param("dnd4e", marks=pytest.mark.slow), "pf2e"])

@@ -29,7 +29,7 @@ from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_
 from .frames import Frame, Journal
 from .guard import Outcomes
 from .rows import AFTER, PHASE_END, PHASE_START
-from .steps import MOMENTS, fields_of, parse
+from .steps import MOMENTS, fields_of, parse, text_fields_of
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 
 # Phases from which a machine row may fire before a step (see _settle).
@@ -69,7 +69,7 @@ class Encounter:
         self.explaining = False   # replay sets it: Verdict.because
         self.wording = True       # a refusal's seen and says (the explorer needs neither)
         self.crowd = None         # possible()'s classes of look-alikes, once it is asked
-        self._fields = fields_of(rs)
+        self._fields, self._text_fields = fields_of(rs), text_fields_of(rs)
         self.observer = observer
         self.fighters[self.order[0]].turns_started = 1
         self.push(Frame("turn-start@1", self.order[0], TURN_START, turn=1, phase=RESOLVED))

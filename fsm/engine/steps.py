@@ -105,6 +105,11 @@ def fields_of(ruleset) -> frozenset:
     return COMMON_FIELDS | extra | ruleset.flag_fields
 
 
+def text_fields_of(ruleset) -> tuple:
+    """The free-text fields of ``ruleset``'s steps, in name order."""
+    return tuple(sorted(fields_of(ruleset) - COMMON_FIELDS - {"cost"} - ruleset.flag_fields))
+
+
 def _int(data, key, low, high) -> int:
     n = data[key]
     if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
@@ -212,8 +217,8 @@ def parse(enc, data, index: int) -> Step:
             raise StepError(f"'{key}' must be true or false", key)
         if data[key]:
             st.flags |= {key}
-    for key in known - COMMON_FIELDS - {"cost"} - flags:
-        if key in data and data[key] is not None:
+    for key in enc._text_fields:
+        if data.get(key) is not None:
             if spec is None or key not in spec.text_fields or not isinstance(data[key], str):
                 takes = [s.kind for s in rs.steps if key in s.text_fields]
                 raise StepError(f"'{key}' (a string) belongs to a {' or '.join(takes)} step",

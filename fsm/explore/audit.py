@@ -14,11 +14,27 @@ ROW, REFUSED, STRUCTURAL, UNDEFINED, AMBIGUOUS = (
 
 class AuditObserver:
     """Remembers what decided the last step, and any machine row routed by
-    no row or by two."""
+    no row or by two.
+
+    What the table alone settles is worked out once per (phase, trigger):
+    a pair with a refusal, no row or one row is classed without a guard
+    judged, and a machine trigger with one row and no routing guard can
+    neither fire twice nor be timed and fire nowhere. Within one firing
+    each guard is judged once, however many rows name it (guards change
+    nothing, so its answer cannot differ between rows)."""
 
     def __init__(self):
         self.decided = None
         self.routing_problem = None
+        self._table = None          # the table the two below were worked out for
+        self._classes: dict = {}    # (phase, trigger) -> its class, or None: judge the rows
+        self._plain: dict = {}      # (phase, trigger) -> its one row cannot misroute
+
+    def _read(self, enc) -> None:
+        """Work the table out afresh when the encounter's is another."""
+        table = enc.ruleset.table
+        if table is not self._table:
+            self._table, self._classes, self._plain = table, {}, {}
 
     def reset(self):
         self.decided = None
@@ -27,18 +43,18 @@ class AuditObserver:
     def on_deciding(self, enc, st, rule) -> None:
         self.decided = (enc.state, st.kind, self._coverage(enc, st))
 
-    @staticmethod
-    def _coverage(enc, st) -> str:
-        refusal = enc.refusal_for(enc.state, st.trigger)
-        rows = enc.rows_for(enc.state, st.trigger)
-        if refusal is not None and rows:
-            return AMBIGUOUS
-        if refusal is not None:
-            return REFUSED
+    def _coverage(self, enc, st) -> str:
+        self._read(enc)
+        pair = (enc.state, st.trigger)
+        try:
+            cls = self._classes[pair]
+        except KeyError:
+            cls = self._classes[pair] = _table_class(enc, *pair)
+        if cls is not None:
+            return cls
+        rows = enc.rows_for(*pair)
         if not rows:
             return STRUCTURAL if st.responding and st.target is None else UNDEFINED
-        if len(rows) == 1:
-            return ROW
         could = sum(1 for r in rows if all(fn(enc, st) is not False for fn, _ in r.guards))
         return AMBIGUOUS if could > 1 else ROW
 
@@ -47,11 +63,23 @@ class AuditObserver:
         does wherever a row's timing guards pass (its routing then decides)."""
         if self.routing_problem is not None:
             return
-        firing, timed = 0, False
-        for r in enc.rows_for(enc.state, trigger):
+        self._read(enc)
+        pair = (enc.state, trigger)
+        plain = self._plain.get(pair)
+        if plain is None:
+            rows = enc.rows_for(*pair)
+            plain = self._plain[pair] = len(rows) == 1 and not any(
+                g.structural for g, _ in rows[0].guards)
+        if plain:
+            return
+        firing, timed, answers = 0, False, {}
+        for r in enc.rows_for(*pair):
             passes = timing = True
             for g, _ in r.guards:
-                if g.check(enc, st) is not True:
+                answer = answers.get(g)
+                if answer is None:
+                    answer = answers[g] = g.check(enc, st)
+                if answer is not True:
                     passes = False
                     if not g.structural:
                         timing = False
@@ -60,6 +88,15 @@ class AuditObserver:
             timed = timed or timing
         if firing > 1 or (timed and firing == 0):
             self.routing_problem = (enc.state, trigger, firing)
+
+
+def _table_class(enc, phase, trigger):
+    """The class of a step in ``phase`` as the table alone settles it (None:
+    no row, or several, whose guards must be judged)."""
+    refusal, rows = enc.refusal_for(phase, trigger), enc.rows_for(phase, trigger)
+    if refusal is not None:
+        return AMBIGUOUS if rows else REFUSED
+    return ROW if len(rows) == 1 else None
 
 
 @dataclass
