@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass, field
 
 from .engine import Encounter, Verdict
+from .engine.rows import STATES
+from .engine.steps import suggest
 from .engine.facts import FACTS, strings
 from .engine.facts import NAMES as FACT_NAMES
 from .errors import ERROR_CODES, InputError, StepError
@@ -140,6 +142,35 @@ def check_expect(expect, path, index):
             raise InputError(path, f"expect.{key} must be {what}", step=index)
 
 
+def check_names(expect, enc, path, index) -> None:
+    """An expectation naming what the encounter or its ruleset does not have
+    (a reason code, a rule, a phase, a combatant, a budget) can never hold:
+    the step is malformed, not a verdict that differs."""
+    table, fighters = enc.ruleset.table, enc.fighters
+
+    def known(what, word, names, field):
+        if word not in names:
+            raise InputError(path, f"expect.{field}: unknown {what} {word!r} for "
+                                   f"{enc.ruleset.name}{suggest(word, names)}", step=index)
+
+    if expect.get("reason") is not None:
+        known("reason code", expect["reason"], table.reason_codes(), "reason")
+    for rule in expect.get("rules", ()):
+        known("rule id", rule, table.cited(), "rules")
+    if "state" in expect:
+        known("phase", expect["state"], STATES, "state")
+    if "active" in expect:
+        known("combatant", expect["active"], fighters, "active")
+    for who in expect.get("initiative", ()):
+        known("combatant", who, fighters, "initiative")
+    for who in expect.get("positions") or {}:
+        known("combatant", who, fighters, "positions")
+    for who, wanted in (expect.get("budgets") or {}).items():
+        known("combatant", who, fighters, "budgets")
+        for key in wanted:
+            known("budget", key, enc.budgets(who), f"budgets.{who}")
+
+
 def replay(doc, path="<scenario>", encounter: Encounter | None = None,
            lines: dict | None = None) -> Replay:
     """Replay every step; raise InputError at the first malformed one."""
@@ -158,6 +189,7 @@ def play_step(enc, data, path, index, lines=None) -> StepResult:
     try:
         if isinstance(data, dict) and "expect" in data:
             check_expect(data["expect"], path, index)
+            check_names(data["expect"], enc, path, index)
         verdict = enc.step(data)
     except InputError as exc:
         exc.line, exc.column = _where(lines, index)

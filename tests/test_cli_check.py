@@ -94,6 +94,37 @@ def test_a_failed_expectation_exits_1(tmp_path, capsys):
     assert "FAIL expected rejected, got allowed" in out
 
 
+# an expectation naming what the encounter or its ruleset lacks: (expect, what the line says)
+NAMELESS = {
+    "reason": ({"reason": "standard-used"}, "unknown reason code 'standard-used'"),
+    "rule": ({"rules": ["4E-STANDARD-OWN-TRN"]}, "(did you mean '4E-STANDARD-OWN-TURN'?)"),
+    "phase": ({"state": "actng"}, "unknown phase 'actng'"),
+    "active": ({"active": "zed"}, "expect.active: unknown combatant 'zed'"),
+    "initiative": ({"initiative": ["orc", "ayl"]}, "(did you mean 'ayla'?)"),
+    "budget's combatant": ({"budgets": {"zed": {"move": 1}}}, "expect.budgets: unknown"),
+    "budget": ({"budgets": {"orc": {"standrd": 0}}},
+               "expect.budgets.orc: unknown budget 'standrd' for dnd4e "
+               "(did you mean 'standard'?)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMELESS))
+def test_an_expectation_of_something_that_does_not_exist_is_bad_input(name, tmp_path, capsys):
+    """A typo in what a step expects can never hold: one line, exit 2, the
+    nearest name; the same expectation spelt right is checked."""
+    expect, says = NAMELESS[name]
+    doc = dict(BASE, steps=[{"actor": "orc", "do": "standard", "expect": expect}])
+    assert main(["check", _write(tmp_path, doc)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and ": step 1: " in err and says in err, err
+    right = json.loads(json.dumps(expect).replace("standard-used", "not-your-turn")
+                       .replace("TRN", "TURN").replace("actng", "turn_acting")
+                       .replace("zed", "orc").replace("ayl\"", "ayla\"")
+                       .replace("standrd", "standard"))
+    doc["steps"][0]["expect"] = right
+    assert main(["check", _write(tmp_path, doc)]) in (0, 1)
+
+
 def test_json_output_is_machine_readable(tmp_path, capsys):
     """--json prints each step's verdict, reason and rules."""
     doc = dict(BASE, steps=[{"actor": "ayla", "do": "standard"}])
@@ -107,7 +138,7 @@ MALFORMED = {
     "not json": "{not json",
     "not an object": "[1, 2]",
     "wrong format": dict(BASE, format=2),
-    "unknown ruleset": dict(BASE, ruleset="dnd5e"),
+    "unknown ruleset": dict(BASE, ruleset="dnd3e"),
     "unknown combatant": dict(BASE, steps=[{"actor": "zed", "do": "standard"}]),
     "unknown step kind": dict(BASE, steps=[{"actor": "orc", "do": "bonus"}]),
     "bad squares": dict(BASE, steps=[{"actor": "orc", "do": "move", "squares": 0}]),

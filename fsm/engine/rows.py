@@ -222,3 +222,12 @@ class Table:
 
     def guard_names(self) -> set:
         return set(self.guards)
+
+    def reason_codes(self) -> frozenset:
+        """Every reason code a verdict of this table can give."""
+        return frozenset(code for g in self.guards.values()
+                         for code in (g.reason, g.gm_reason) if code)
+
+    def cited(self) -> frozenset:
+        """Every rule id a verdict of this table can cite."""
+        return frozenset(rule for r in (*self.rows, *self.refusals) for rule in r.rule_ids())
