@@ -117,3 +117,8 @@ class ConformanceFailure(FsmError):
 
 class EngineError(FsmError):
     """An engine under test crashed, hung, or said something that is not the protocol."""
+
+
+class EngineNotStarted(EngineError):
+    """The command of an engine under test could not be run at all (no such
+    program, a command line that does not parse): bad input, not a failure."""

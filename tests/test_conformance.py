@@ -122,17 +122,54 @@ def test_an_unsupported_option_value_is_skipped():
 
 
 def test_a_bad_handshake_fails_every_vector(capsys):
-    """An engine that does not say hello fails the run without hanging."""
+    """An engine that does not say hello fails the run without hanging, and
+    the one reason is said once, not once per vector."""
     assert main(["conformance", *FEW, "--timeout", "2",
                  "--program", f"{FAKE} bad-hello"]) == 1
-    assert _last_line(capsys.readouterr().out) == "0 passed, 4 failed, 0 skipped"
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 2 and out[0].startswith("FAIL handshake: ")
+    assert out[0].endswith("(so all 4 vectors fail)")
+    assert out[1] == "0 passed, 4 failed, 0 skipped"
 
 
-def test_a_program_that_cannot_start_fails_cleanly(capsys):
-    """A missing engine binary is reported, not a traceback."""
-    assert main(["conformance", *FEW, "--program", "/nonexistent/engine"]) == 1
-    out = capsys.readouterr().out
-    assert "cannot start" in out and "0 passed, 4 failed" in out
+@pytest.mark.parametrize("fuzz", [(), ("--fuzz", "3")])
+def test_a_program_that_cannot_start_is_bad_input(fuzz, capsys):
+    """A missing engine binary is a mistake in the command: one line on
+    stderr and exit 2, not a failure of every vector."""
+    assert main(["conformance", *FEW, *fuzz, "--program", "/nonexistent/engine"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip() == ("fsm conformance: cannot start '/nonexistent/engine': "
+                                    "No such file or directory")
+
+
+def test_an_engine_that_dies_later_fails_its_vectors_and_the_run_goes_on(capsys):
+    """Only the first start is the command's: a restart that fails later is
+    the engine's failure on that vector."""
+    from fsm.conformance import engine as E
+    starts = []
+
+    class Vanishing(E.Engine):
+        def start(self):
+            starts.append(1)
+            if len(starts) > 1:
+                raise E.EngineNotStarted("cannot start it again")
+            return super().start()
+
+        def send(self, obj):
+            if obj["type"] == "vector":
+                raise E.EngineError("the engine exited")
+            super().send(obj)
+
+    vectors = C.collect([str(VECTORS / "pf2-similar-triggers-gm.json")])
+    original = E.Engine
+    E.Engine = Vanishing
+    try:
+        outcomes = E.run_program(vectors * 2, "fsm serve")
+    finally:
+        E.Engine = original
+    assert [o.status for o in outcomes] == [C.FAIL, C.FAIL]
+    assert outcomes[1].message == "cannot start it again"
 
 
 def test_junit_and_json_reports(tmp_path, capsys):

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from ..errors import EngineError, InputError
+from ..errors import EngineError, EngineNotStarted, InputError
 from ..paths import default_root
 from ..io.terminal import safe
 from .common import command, cpus, output_path, processes, seconds, write_report
@@ -88,10 +88,12 @@ With --program, CMD is started once and spoken to in JSON lines on its
 stdin/stdout (spec/PROTOCOL.md): a handshake, then one vector per line, one
 result per line. Vectors the engine does not support are skipped; a crash, a
 hang past --timeout, garbage or an answer for the wrong vector fails that
-vector, the engine is restarted and the run goes on.
+vector, the engine is restarted and the run goes on. An engine that fails its
+handshake fails every vector, said in one line.
 
 The last line is always: N passed, N failed, N skipped.
-exit status: 0 no vector failed, 1 some failed, 2 bad input.
+exit status: 0 no vector failed, 1 some failed, 2 bad input (a --program that
+cannot be started at all: no such program, a command line that does not parse).
 examples:
   fsm conformance
   fsm conformance spec/vectors --program "fsm serve" --junit report.xml
@@ -136,6 +138,8 @@ def cmd_fuzz(args) -> int:
         language = Language()
         found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout,
                            language=language)
+    except EngineNotStarted:
+        raise                    # bad input: exit 2
     except EngineError as exc:
         print(f"fsm conformance --fuzz: handshake: {exc}", file=sys.stderr)
         return 1
@@ -184,6 +188,9 @@ def cmd_conformance(args) -> int:
         sys.stdout.write("\n")
         sys.stdout.flush()
         print(C.summary(outcomes), file=sys.stderr)
+    elif _no_handshake(outcomes):
+        print(f"FAIL {safe(outcomes[0].message)} (so all {len(outcomes)} vectors fail)")
+        print(C.summary(outcomes))
     else:
         docs = dict(vectors)
         for o in outcomes:
@@ -200,6 +207,15 @@ def cmd_conformance(args) -> int:
             print(compat.headline(outcomes, vectors))
         print(C.summary(outcomes))
     return 1 if any(o.status == C.FAIL for o in outcomes) else 0
+
+
+def _no_handshake(outcomes) -> bool:
+    """Whether the engine never got past its handshake (one reason for every
+    vector, said once)."""
+    from .. import conformance as C
+    return bool(outcomes) and all(o.status == C.FAIL and o.message == outcomes[0].message
+                                  for o in outcomes) and \
+        outcomes[0].message.startswith("handshake:")
 
 
 def cmd_mutate(args) -> int:

@@ -19,7 +19,7 @@ import threading
 import time
 import uuid
 
-from ..errors import EngineError
+from ..errors import EngineError, EngineNotStarted
 from ..io import jsonsafe
 from .vectors import (FAIL, FORMAT, PASS, PROTOCOL, SKIP, Outcome, invalid, judge,
                       public_vector, unsupported)
@@ -95,7 +95,7 @@ class Engine:
                                          env=env)
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc)
-            raise EngineError(f"cannot start {self.command!r}: {why}") from None
+            raise EngineNotStarted(f"cannot start {self.command!r}: {why}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)   # send() waits with select
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=_pump, args=(self.proc.stdout.fileno(),
@@ -226,6 +226,8 @@ def run_program(vectors, command: str, timeout: float = 10.0,
         hello = engine.start()
         if hello_seen is not None:
             hello_seen.update(hello)
+    except EngineNotStarted:
+        raise                    # bad input: the run has no engine to fail
     except EngineError as exc:
         engine.stop()
         return [Outcome(doc.get("id", path), path, FAIL, f"handshake: {exc}")
