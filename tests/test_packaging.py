@@ -111,14 +111,17 @@ def test_the_installed_fsm_shows_a_rule_outside_a_checkout(installed):
     assert "4e-immediate-once-per-round" in proc.stdout
 
 
-def test_the_installed_fsm_diagram_check_says_it_needs_a_checkout(installed):
-    """`fsm diagram --check` outside a checkout says so, naming no path in site-packages."""
+@pytest.mark.parametrize("mode", ["--check", "--write"])
+def test_the_installed_fsm_diagram_check_says_it_needs_a_checkout(installed, mode):
+    """`fsm diagram --check` and `--write` outside a checkout say so, naming no
+    path in site-packages, and write nothing into the installed package."""
     python, venv, away = installed
-    proc = subprocess.run([str(python), "-m", "fsm", "diagram", "--check"], cwd=away,
+    proc = subprocess.run([str(python), "-m", "fsm", "diagram", mode], cwd=away,
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "checkout" in proc.stderr and "site-packages" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (venv / "share" / S.DATA_NAME / "diagrams").exists()
 
 
 def test_the_sdist_carries_what_its_tests_need(tmp_path):

@@ -84,15 +84,15 @@ def _diagram_all(diagrams, args) -> int:
     if args.ruleset or args.output or args.format:
         raise DiagramError("--check and --write take no ruleset, -o or --format")
     folder = Path(args.dir) if args.dir else diagrams.DIAGRAMS_DIR
+    if not args.dir and not folder.is_dir():
+        raise DiagramError("the committed diagrams/ are part of a checkout of the project, "
+                           "not of an installed package; give --dir FOLDER to "
+                           f"{'write' if args.write else 'check'} a folder of diagrams")
     if args.write:
         for path in diagrams.write_all(folder):
             print(f"wrote {path}")
         return 0
     if not folder.is_dir():
-        if not args.dir:
-            raise DiagramError("the committed diagrams/ are part of a checkout of "
-                                        "the project, not of an installed package; give "
-                                        "--dir FOLDER to check a folder of diagrams")
         raise DiagramError(f"no folder {folder} to check")
     result = diagrams.check_all(folder)
     print("\n".join(diagrams.check_lines(result, folder)))
