@@ -181,7 +181,8 @@ def _cited(verdict):
 
 def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
     doc = rep.doc
-    out = [f"{safe(rep.path)}: {safe(doc.get('id') or '')} ({doc['ruleset']})"]
+    named = f": {safe(doc['id'])}" if doc.get("id") else ""
+    out = [f"{safe(rep.path)}{named} ({doc['ruleset']})"]
     if doc.get("question"):
         out.append(f"  Q: {safe(doc['question'])}")
     elif doc.get("description"):

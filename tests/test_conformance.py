@@ -441,3 +441,39 @@ def test_what_an_engine_says_is_escaped_in_every_report(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     failed = next(o for o in doc["outcomes"] if o["id"] == target)
     assert "\x1b[2J" in failed["message"]
+
+
+def _vector_file(folder, name, **changes):
+    doc = json.loads((VECTORS / "4e-interrupt-too-late.json").read_text(encoding="utf-8"))
+    doc.update(changes)
+    doc = {k: v for k, v in doc.items() if v is not None}
+    path = folder / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("program", [(), ("--program", "fsm serve")])
+def test_a_vector_without_an_id_is_bad_input(tmp_path, program, capsys):
+    """Results are matched to a vector by its id: a vector without one is
+    refused in one line before any runs, not a traceback."""
+    path = _vector_file(tmp_path, "x.json", id=None)
+    assert main(["conformance", path, *program]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"{path}: a vector needs an 'id' (a non-empty string, by convention "
+                   f"its file name): results are matched to it")
+
+
+def test_two_vectors_with_one_id_are_bad_input_and_one_file_twice_runs_once(tmp_path, capsys):
+    first = _vector_file(tmp_path, "a.json")
+    assert main(["conformance", str(tmp_path), first]) == 0
+    assert _last_line(capsys.readouterr().out) == "1 passed, 0 failed, 0 skipped"
+    second = _vector_file(tmp_path, "b.json")
+    assert main(["conformance", first, second]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{second}: id '4e-interrupt-too-late' is also the id of {first}")
+
+
+def test_a_scenario_without_an_id_is_named_by_its_file(tmp_path, capsys):
+    path = _vector_file(tmp_path, "x.json", id=None)
+    assert main(["check", "--color", "never", path]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"{path} (dnd4e)"

@@ -92,6 +92,19 @@ def test_the_installed_fsm_cites_rules_in_our_words(installed):
     assert f"4E-REACTION: {statements['4E-REACTION']}" in proc.stdout
 
 
+def test_a_spec_path_outside_a_checkout_is_pointed_to_the_installed_copy(installed):
+    """The README's first check, run from an empty folder with a wheel: one
+    line, exit 2, naming where the installed spec/ holds the file."""
+    python, venv, away = installed
+    name = "spec/scenarios/4e-reaction-between-attack-rolls.json"
+    proc = subprocess.run([str(python), "-m", "fsm", "check", name], cwd=away,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{name}: cannot read: ")
+    assert lines[0].endswith(f"(fsm's own spec/ has it: {venv / 'share' / S.DATA_NAME / name})")
+
+
 def test_spec_check_outside_a_checkout_says_what_it_needs(installed):
     python, venv, away = installed
     proc = subprocess.run([str(python), "-m", "fsm", "spec", "check"], cwd=away,

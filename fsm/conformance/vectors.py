@@ -64,10 +64,21 @@ def collect(paths) -> list[tuple[str, dict]]:
             files.append(p)
         else:
             raise InputError(str(p), "no such file or folder")
-    out = []
+    out, ids, read = [], {}, set()
     for f in files:
+        if f.resolve() in read:
+            continue                # a file named twice (alone, in its folder) runs once
+        read.add(f.resolve())
         doc = load(str(f))
         check_document(doc, str(f))
+        vid = doc.get("id")
+        if not isinstance(vid, str) or not vid:
+            raise InputError(str(f), "a vector needs an 'id' (a non-empty string, by "
+                                     "convention its file name): results are matched to it")
+        if vid in ids:
+            raise InputError(str(f), f"id {vid!r} is also the id of {ids[vid]}: each vector "
+                                     f"of a run needs its own")
+        ids[vid] = str(f)
         out.append((str(f), doc))
     return out
 

@@ -8,6 +8,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from ..errors import InputError
 from ..rulesets import RULESETS, get
@@ -35,11 +36,23 @@ def read_capped(path, limit: int = None) -> bytes:
     except IsADirectoryError:
         raise InputError(path, "is a folder, not a scenario file") from None
     except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+        raise InputError(path, f"cannot read: {exc.strerror or exc}{_elsewhere(path)}") \
+            from None
     if len(raw) > limit:
         raise InputError(path, f"more than {limit} bytes; refused (files read here are "
                                f"limited to {limit})")
     return raw
+
+
+def _elsewhere(path) -> str:
+    """Where a missing spec/... file is, when the project's own spec/ is not
+    under the current folder (an installed fsm keeps it under <prefix>/share)."""
+    from ..paths import default_root
+    parts = Path(path).parts
+    if Path(path).is_absolute() or not parts or parts[0] != "spec":
+        return ""
+    found = default_root() / path
+    return f" (fsm's own spec/ has it: {found})" if found.is_file() else ""
 
 
 def load_source(path) -> tuple[dict, Mapping]:
