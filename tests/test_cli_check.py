@@ -138,6 +138,7 @@ MALFORMED = {
     "not json": "{not json",
     "not an object": "[1, 2]",
     "wrong format": dict(BASE, format=2),
+    "no format": {k: v for k, v in BASE.items() if k != "format"},
     "unknown ruleset": dict(BASE, ruleset="dnd3e"),
     "unknown combatant": dict(BASE, steps=[{"actor": "zed", "do": "standard"}]),
     "unknown step kind": dict(BASE, steps=[{"actor": "orc", "do": "bonus"}]),
@@ -171,6 +172,12 @@ def test_a_step_out_of_order_is_a_verdict_and_the_replay_goes_on(tmp_path, capsy
     assert main(["check", "--json", _write(tmp_path, doc)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [s["verdict"] for s in report["steps"]] == ["rejected", "allowed"]
+
+
+def test_a_missing_format_is_named_missing(tmp_path, capsys):
+    path = _write(tmp_path, MALFORMED["no format"])
+    assert main(["check", path]) == 2
+    assert capsys.readouterr().err.strip() == f"{path}: missing field 'format' (always 1)"
 
 
 def test_malformed_step_names_the_step(tmp_path, capsys):

@@ -16,7 +16,7 @@ from .common import SEEDS_ENV, sources_folder
 def add_parser(sub) -> None:
     spec = sub.add_parser(
         "spec", help="the sentence map: check it, show a chain, regenerate MAP.md",
-        description="Every sentence of the three texts is traced to rules, transitions, "
+        description="Every sentence of the four texts is traced to rules, transitions, "
                     "guards, tests and vectors. The texts themselves are never stored: give "
                     "your copies with --sources to verify fingerprints or print originals.")
     spec_sub = spec.add_subparsers(dest="spec_command", metavar="SUBCOMMAND")

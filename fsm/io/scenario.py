@@ -160,6 +160,8 @@ def check_document(doc, path, ruleset=None) -> None:
     for key in doc:
         if key not in TOP_FIELDS:
             raise InputError(path, f"unknown top-level field {key!r}")
+    if "format" not in doc:
+        raise InputError(path, f"missing field 'format' (always {FORMAT})")
     if doc.get("format") != FORMAT or isinstance(doc.get("format"), bool):
         raise InputError(path, f"'format' must be {FORMAT}, not "
                                f"{json.dumps(doc.get('format'), default=str)}")
