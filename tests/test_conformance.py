@@ -477,3 +477,16 @@ def test_a_scenario_without_an_id_is_named_by_its_file(tmp_path, capsys):
     path = _vector_file(tmp_path, "x.json", id=None)
     assert main(["check", "--color", "never", path]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"{path} (dnd4e)"
+
+
+@pytest.mark.parametrize("expect,says", [("allowed", "'expect' must be an object"),
+                                         ({"verdit": "allowed"}, "unknown expectation 'verdit'")])
+def test_a_vector_whose_expectation_is_malformed_is_bad_input(tmp_path, expect, says, capsys):
+    """What a result is judged by is checked before any runs (it raised
+    AttributeError on an expectation that is not an object)."""
+    doc = json.loads((VECTORS / "4e-interrupt-too-late.json").read_text(encoding="utf-8"))
+    doc["steps"][1]["expect"] = expect
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["conformance", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"{path}: step 2: {says}"

@@ -12,7 +12,7 @@ from ..engine.facts import FACTS
 from ..engine.facts import NAMES as FACT_NAMES
 from ..errors import InputError
 from ..paths import default_root
-from ..scenario import check_document, compare, load
+from ..scenario import check_document, check_expect, compare, load
 
 PROTOCOL = 1
 FORMAT = 1
@@ -79,6 +79,9 @@ def collect(paths) -> list[tuple[str, dict]]:
             raise InputError(str(f), f"id {vid!r} is also the id of {ids[vid]}: each vector "
                                      f"of a run needs its own")
         ids[vid] = str(f)
+        for index, step in enumerate(doc["steps"], 1):   # what the results are judged by
+            if isinstance(step, dict) and "expect" in step:
+                check_expect(step["expect"], str(f), index)
         out.append((str(f), doc))
     return out
 
