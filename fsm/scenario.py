@@ -131,7 +131,7 @@ def check_expect(expect, path, index):
     if "verdict" in expect and expect["verdict"] not in ("allowed", "rejected", "gm"):
         raise InputError(path, "expected verdict must be allowed, rejected or gm", step=index)
     if "error" in expect:
-        if expect["error"] not in ERROR_CODES:
+        if not isinstance(expect["error"], str) or expect["error"] not in ERROR_CODES:
             raise InputError(path, f"expect.error must be an error code of spec/FORMAT.md "
                                    f"({', '.join(ERROR_CODES)})", step=index)
         if len(expect) > 1:

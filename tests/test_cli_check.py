@@ -139,6 +139,8 @@ MALFORMED = {
     "not an object": "[1, 2]",
     "wrong format": dict(BASE, format=2),
     "no format": {k: v for k, v in BASE.items() if k != "format"},
+    "expected error not a code": dict(BASE, steps=[{"actor": "orc", "do": "standard",
+                                                    "expect": {"error": {"code": 1}}}]),
     "unknown ruleset": dict(BASE, ruleset="dnd3e"),
     "unknown combatant": dict(BASE, steps=[{"actor": "zed", "do": "standard"}]),
     "unknown step kind": dict(BASE, steps=[{"actor": "orc", "do": "bonus"}]),
