@@ -45,8 +45,8 @@ def _paths(node, here=()):
 
 
 TOP = ["ruleset", "combatants", "initiative", "options", "steps", "format", "id"]
-EXPECT = ["verdict", "reason", "rules", "notes", "budgets", "resolved", "lost", "stack",
-          "state", "round", "active", "initiative"]
+EXPECT = ["verdict", "reason", "rules", "notes", "budgets", "resolved", "lost", "disrupted",
+          "stack", "state", "round", "active", "initiative", "positions", "error"]
 
 
 @st.composite
@@ -100,6 +100,23 @@ def test_fsm_check_answers_any_document_in_one_line_or_a_report(tmp_path_factory
         assert out and "\x1b" not in (out if fmt != "json" else "")
         if fmt == "json":
             json.loads(out)
+
+
+@SETTINGS
+@given(doc=mutated())
+def test_fsm_conformance_runs_any_vector_or_refuses_it_in_one_line(tmp_path_factory, doc,
+                                                                     capsys):
+    """A vector file given to the suite is run (exit 0 or 1) or refused with
+    one line and exit 2; never a traceback."""
+    path = tmp_path_factory.mktemp("hostile") / "vector.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code = main(["conformance", str(path)])
+    out, err = capsys.readouterr()
+    assert code in (0, 1, 2)
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and not out, err
+    else:
+        assert out.strip().splitlines()[-1].endswith("skipped")
 
 
 @SETTINGS
