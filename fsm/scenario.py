@@ -154,9 +154,9 @@ def check_names(expect, enc, path, index) -> None:
                                    f"{enc.ruleset.name}{suggest(word, names)}", step=index)
 
     if expect.get("reason") is not None:
-        known("reason code", expect["reason"], table.reason_codes(), "reason")
+        known("reason code", expect["reason"], table.reason_codes, "reason")
     for rule in expect.get("rules", ()):
-        known("rule id", rule, table.cited(), "rules")
+        known("rule id", rule, table.cited, "rules")
     if "state" in expect:
         known("phase", expect["state"], STATES, "state")
     if "active" in expect:

@@ -21,6 +21,7 @@ Phases (the machine's states) are those of the top frame of the stack::
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from types import ModuleType
 
 from ..errors import TableError
@@ -223,11 +224,13 @@ class Table:
     def guard_names(self) -> set:
         return set(self.guards)
 
+    @cached_property
     def reason_codes(self) -> frozenset:
         """Every reason code a verdict of this table can give."""
         return frozenset(code for g in self.guards.values()
                          for code in (g.reason, g.gm_reason) if code)
 
+    @cached_property
     def cited(self) -> frozenset:
         """Every rule id a verdict of this table can cite."""
         return frozenset(rule for r in (*self.rows, *self.refusals) for rule in r.rule_ids())
