@@ -58,7 +58,9 @@ A scenario is a JSON or YAML file in the step format (spec/FORMAT.md):
 
 Every step gets a verdict: allowed, rejected (with a reason code and the rule
 ids behind it) or gm (the rules leave it to the game master). A step's
-"expect" is checked against what happened.
+"expect" is checked against what happened; one that names a reason code, rule,
+phase, combatant or budget the encounter does not have is bad input (with the
+nearest name), since it could never hold.
 
 exit status: 0 every expectation holds, 1 one does not, 2 bad input.
 examples:
