@@ -105,13 +105,20 @@ def test_a_spec_path_outside_a_checkout_is_pointed_to_the_installed_copy(install
     assert lines[0].endswith(f"(fsm's own spec/ has it: {venv / 'share' / S.DATA_NAME / name})")
 
 
-def test_spec_check_outside_a_checkout_says_what_it_needs(installed):
+@pytest.mark.parametrize("command,says", [("check", "needs a checkout"),
+                                          ("map", "run it in a checkout of the project")])
+def test_spec_check_outside_a_checkout_says_what_it_needs(installed, command, says):
+    """Checking the map and regenerating it need a checkout: one line each,
+    and nothing written into the installed package."""
     python, venv, away = installed
-    proc = subprocess.run([str(python), "-m", "fsm", "spec", "check"], cwd=away,
+    spec = venv / "share" / S.DATA_NAME / "spec"
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in spec.iterdir())
+    proc = subprocess.run([str(python), "-m", "fsm", "spec", command], cwd=away,
                           capture_output=True, text=True)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "needs a checkout" in lines[0], proc.stderr
+    assert len(lines) == 1 and says in lines[0], proc.stderr
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in spec.iterdir()) == before
 
 
 def test_the_installed_fsm_shows_a_rule_outside_a_checkout(installed):

@@ -150,6 +150,11 @@ def cmd_spec_show(args) -> int:
 
 def cmd_spec_map(args) -> int:
     from .. import spec as spec_mod
+    if not (Path(args.root or spec_mod.default_root()) / "tests").is_dir():
+        print("fsm spec map: it regenerates the files of a checkout's spec/ (MAP.md, "
+              "PRECEDENCE.md, statements.json, the schema) from its rules and tests: run it "
+              "in a checkout of the project", file=sys.stderr)
+        return 2
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
