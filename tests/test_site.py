@@ -279,6 +279,26 @@ def test_the_home_page_names_every_ruleset(site):
         assert html.escape(rs.title) in first, rs.name
 
 
+def _visible(page: str) -> str:
+    """A page's text as it is shown (no script, no style, no copy boxes)."""
+    page = re.sub(r"<(script|style|textarea)\b.*?</\1>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_pages_show_no_message_slots_or_backticks_as_typed(site):
+    """What a limit says shows its slots in words ('{trigger_owner}' as an
+    italic 'trigger owner'), and our words in backticks show as code, on the
+    reference page, the rules and every rule and scenario page."""
+    pages = [site / "reference.html", site / "rules.html", *sorted((site / "rule").glob("*.html")),
+             *sorted((site / "scenario").glob("*.html"))]
+    for path in pages:
+        shown = _visible(path.read_text(encoding="utf-8"))
+        assert "`" not in shown, (path.name, shown[shown.index("`") - 60:][:120])
+        assert not re.search(r"\{[a-z_]+\}", shown), path.name
+    reference = (site / "reference.html").read_text(encoding="utf-8")
+    assert '<var class="slot">trigger owner</var>' in reference
+
+
 def test_scenario_pages_name_phases_in_words_not_ids(site, browser):
     """A scenario page's table and its step panel say where the machine is in
     words; the phase ids stay in tooltips and in the page's data."""

@@ -20,7 +20,7 @@ from ..io.scenario import load
 from ..report import Citations
 from ..rulesets import RULESETS
 from .. import spec as S
-from .html import STYLE, esc, inline_svg, link_live, page, rule_link, table
+from .html import STYLE, esc, inline_svg, link_live, page, prose, rule_link, table, template
 from .stepthrough import scenario_page
 
 SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
@@ -78,8 +78,8 @@ def _home(spec, scenarios, live=False) -> str:
     for path in scenarios:
         doc = load(path)
         if doc.get("question"):
-            rows.append((esc(RULESETS[doc["ruleset"]].title), esc(doc["question"]),
-                         esc(doc.get("answer", "")),
+            rows.append((esc(RULESETS[doc["ruleset"]].title), prose(doc["question"]),
+                         prose(doc.get("answer", "")),
                          f'<a href="scenario/{esc(path.stem)}.html">step through</a>'))
     games = ", ".join(esc(rs.title) for rs in RULESETS.values())
     parts = [f"<p>The reference machine for triggered actions in tabletop combat ({games}): "
@@ -98,7 +98,7 @@ def _home(spec, scenarios, live=False) -> str:
 
 def _rules_index(spec) -> str:
     rows = [(rule_link(r["id"]), esc(r.get("ruleset", "")), esc(r.get("kind", "")),
-             esc(r.get("statement", "")) + (" <em>(retired)</em>"
+             prose(r.get("statement", "")) + (" <em>(retired)</em>"
                                             if r.get("status") == "retired" else ""))
             for r in spec.rules]
     return page("Rules", table(("id", "ruleset", "kind", "statement"), rows))
@@ -114,7 +114,7 @@ def _lit_edges(ruleset, rule_id) -> set:
 
 def _rule_page(spec, rule, texts) -> str:
     rid = rule["id"]
-    parts = [f"<p>{esc(rule.get('statement', ''))}</p>",
+    parts = [f"<p>{prose(rule.get('statement', ''))}</p>",
              f"<p class=\"note\">{esc(rule.get('kind', ''))} of "
              f"{esc(rule.get('ruleset', ''))}</p>"]
     sentences = [s for s in spec.sentences if rid in (s.get("rules") or [])]
@@ -125,7 +125,7 @@ def _rule_page(spec, rule, texts) -> str:
     if entries:
         parts.append("<h2>Divergences, assumptions, GM decisions</h2>")
         parts.append(table(("entry", "kind", "ruling"), [
-            (f"<code>{esc(e['id'])}</code>", esc(group), esc(e.get("ruling", "")))
+            (f"<code>{esc(e['id'])}</code>", esc(group), prose(e.get("ruling", "")))
             for group, e in entries]))
     parts.append("<h2>In the machine</h2>")
     guards = ", ".join(_guard_words(g) for g in rule.get("guards") or []) or "none"
@@ -153,7 +153,7 @@ def _sentence_table(sentences, texts, depth) -> str:
     rows = []
     for s in sentences:
         row = (f"<code>{esc(s['id'])}</code>", esc(s.get("kind", "")),
-               esc(s.get("paraphrase", "")),
+               prose(s.get("paraphrase", "")),
                " ".join(rule_link(r, depth) for r in s.get("rules") or []))
         if texts is not None:
             text = texts.get(s["source"])
@@ -199,15 +199,17 @@ def _reference() -> str:
         for code in (reason, gm_reason):
             if code:
                 rows.append((f"<code>{esc(code)}</code>", _guard_words(name),
-                             esc(says), " ".join(rule_link(r) for r in sorted(rules))))
+                             template(says), " ".join(rule_link(r) for r in sorted(rules))))
     parts = ["<h2>Reason codes</h2>",
+             "<p>In what a limit says, the words in italics stand for what the verdict "
+             "names there: the combatant, the trigger, a count.</p>",
              table(("reason", "the limit that gives it", "what it says", "rules"), sorted(rows))]
     for name, rs in RULESETS.items():
         parts.append(f"<h2>Options of {esc(rs.title)}</h2>")
         parts.append(table(("option", "values", "default", "meaning"), [
             (f"<code>{esc(o.name)}</code>",
              esc(", ".join(map(str, o.choices)) if o.choices else "a number, or null (no limit)"),
-             esc("no limit (null)" if o.default is None else o.default), esc(o.doc))
+             esc("no limit (null)" if o.default is None else o.default), prose(o.doc))
             for o in rs.options]))
     return page("Reasons and options", "\n".join(parts))
 

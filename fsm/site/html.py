@@ -16,6 +16,26 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+_CODE = re.compile(r"`([^`]+)`")
+_SLOT = re.compile(r"\{([a-z_]+)\}")
+
+
+def prose(text) -> str:
+    """Our words for people, escaped, each `name` in backticks set as code."""
+    return _CODE.sub(r"<code>\1</code>", esc(text))
+
+
+def template(text) -> str:
+    """A message with slots ('{actor} may ...'), escaped, each slot in words
+    and set apart (the verdict puts what it names there); ``{scene}`` is an
+    optional clause about positions."""
+    def slot(m):
+        name = m.group(1)
+        words = "…" if name == "scene" else name.replace("_", " ")
+        return f'<var class="slot">{words}</var>'
+    return _SLOT.sub(slot, esc(text))
+
+
 def page(title: str, body: str, depth: int = 0) -> str:
     """A whole page: ``depth`` is how many folders below the site's root it is."""
     up = "../" * depth
@@ -91,6 +111,8 @@ main > svg, .panel svg { max-width: 100%; height: auto; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; text-align: left; }
 th { background: var(--soft); }
 code { font-size: .95em; }
+td > code:only-child { white-space: nowrap; }
+var.slot { font-style: italic; color: var(--muted); border-bottom: 1px dotted var(--muted); }
 .verdict-allowed { color: var(--ok); font-weight: bold; }
 .verdict-rejected { color: var(--no); font-weight: bold; text-decoration: underline; }
 .verdict-gm { color: var(--gm); font-weight: bold; font-style: italic; }

@@ -12,7 +12,7 @@ from ..diagrams import Picture, render
 from ..engine.rows import PHASE_NOTES
 from ..report import Citations
 from ..scenario import load_source
-from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, rule_link,
+from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, prose, rule_link,
                    sequence_box, step_panel, table)
 from .trace import move_key, trace
 
@@ -71,9 +71,9 @@ def scenario_page(path, cites: Citations, live: bool = False) -> str:
     title = f"Scenario {doc.get('id')}"
     parts = []
     if doc.get("question"):
-        parts.append(f"<p><strong>Question.</strong> {esc(doc['question'])}</p>")
+        parts.append(f"<p><strong>Question.</strong> {prose(doc['question'])}</p>")
     if doc.get("answer"):
-        parts.append(f"<p><strong>Answer.</strong> {esc(doc['answer'])}</p>")
+        parts.append(f"<p><strong>Answer.</strong> {prose(doc['answer'])}</p>")
     if doc.get("description"):
         parts.append(f"<p class=\"note\">{esc(doc['description'])}</p>")
     parts.append(f"<p><strong>Options.</strong> {esc(start['options'])}</p>")
@@ -90,7 +90,7 @@ def scenario_page(path, cites: Citations, live: bool = False) -> str:
         verdict = f'<span class="verdict-{esc(r["verdict"])}">{esc(r["verdict"])}</span>'
         if r["reason"]:
             verdict += f" <code>{esc(r['reason'])}</code>"
-        cited = "<br>".join(f"{rule_link(rid, 1)} {esc(cites.statement(rid) or '')}"
+        cited = "<br>".join(f"{rule_link(rid, 1)} {prose(cites.statement(rid) or '')}"
                             for rid in r["rules"]) if r["verdict"] != "allowed" else \
             " ".join(rule_link(rid, 1) for rid in r["rules"])
         rows.append((f'<a id="row-{n}" href="#step-{n}">{n}</a>', esc(r["what"]), verdict,
