@@ -5,8 +5,10 @@ JSON or YAML, exactly as ``fsm check`` does, and a link reproduces it.
 The build fetches the ``pyodide`` npm package with npm (CI has it)."""
 
 import base64
+import contextlib
 import functools
 import http.server
+import io
 import json
 import threading
 import time
@@ -81,7 +83,12 @@ def test_judge_reads_an_unreadable_step_as_fsm_check_does(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def live_site(tmp_path_factory):
     out = tmp_path_factory.mktemp("live-site")
-    assert main(["site", str(out), "--live"]) == 0
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        assert main(["site", str(out), "--live"]) == 0
+    # the live checker needs the site served: the last words say how
+    assert said.getvalue().rstrip().endswith(
+        f"python -m http.server -d {out}, then open http://127.0.0.1:8000/live/index.html")
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import time
 
@@ -67,6 +68,9 @@ def cmd_site(args) -> int:
     except OSError as exc:
         print(f"fsm site: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
+    where = (f"serve it to use the live checker: python -m http.server -d {shlex.quote(str(args.out))}, "
+             f"then open http://127.0.0.1:8000/live/index.html" if args.live else
+             f"open {os.path.join(args.out, 'index.html')}")
     print(f"wrote {len(written)} files under {os.path.abspath(args.out)} in "
-          f"{time.perf_counter() - start:.1f} s; open {os.path.join(args.out, 'index.html')}")
+          f"{time.perf_counter() - start:.1f} s; {where}")
     return 0
