@@ -200,7 +200,7 @@ STEP_SCRIPT = """
     field('explain', s.explain);
     field('failures', s.failures.length ? 'Expected, and not so: ' + s.failures.join('; ') : '');
     field('phase', s.now || s.phase);
-    field('stack', s.stack.join(' \\u2190 ') || 'empty');
+    field('stack', (s.on_stack || s.stack).join(' \\u2190 ') || 'empty');
     field('budgets', s.budgets);
     var scene = panel.querySelector('[data-field=scene]');   // drawn by fsm.site.scene_svg
     scene.innerHTML = s.scene || '';

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from ..engine.frames import TURN_KINDS
 from ..engine.rows import PHASE_NOTES
 from ..errors import FsmError
 from ..io.scenario import parse_text
@@ -45,6 +46,14 @@ def _scene(enc, facts, result) -> str:
                      squares, "where each combatant stands after this step")
 
 
+def _on_stack(enc) -> list:
+    """The frames on the stack as a reader sees them: a frame that has
+    resolved, been lost or disrupted says so (it leaves when the next step
+    comes)."""
+    return [f"{f.id} ({f.outcome})" if f.outcome else f.id
+            for f in enc.stack if f.kind not in TURN_KINDS]
+
+
 def trace(doc, path, lines, edges) -> tuple:
     """(the start as a step, every step's record, the sequence diagram as
     SVG, each of its rows marked with its step, the replay itself), from one
@@ -68,7 +77,8 @@ def trace(doc, path, lines, edges) -> tuple:
                      "failures": result.failures}
         lit = {edges.get(move_key(*m)) for m in fired} - {None}
         records.append({**entry, "phase": facts["state"], "now": PHASE_NOTES[facts["state"]],
-                        "stack": facts["stack"], "scene": _scene(enc, facts, result),
+                        "stack": facts["stack"], "on_stack": _on_stack(enc),
+                        "scene": _scene(enc, facts, result),
                         "budgets": _budgets(facts), "edges": sorted(lit)})
 
     replay, traced = trace_document(doc, path, lines, record)
