@@ -608,7 +608,11 @@ def test_a_worked_example_a_pasted_link_and_a_ruleset_switch(served, browser):
     _ready(browser, served)
     name = "pf2-combat-reflexes-shield-block.json"
     before = browser.execute_script("return Number(document.body.dataset.checked || 0)")
-    Select(_css(browser, "#example")).select_by_value(name)
+    chooser = Select(_css(browser, "#example"))
+    question = json.loads((ROOT / "spec" / "scenarios" / name).read_text(encoding="utf-8"))[
+        "question"]
+    assert [o.text for o in chooser.options if o.get_attribute("value") == name] == [question]
+    chooser.select_by_value(name)
     _wait(browser, f"return Number(document.body.dataset.checked || 0) > {before}")
     assert len(_shown(browser)["steps"]) == 8
     text = (ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json").read_text(

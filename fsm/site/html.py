@@ -128,6 +128,7 @@ tr.current { outline: 3px solid var(--lit); }
 .sequence g.later { display: none; }
 .sequence .seq-refused { fill: var(--no); font-style: italic; }
 textarea { font-family: ui-monospace, monospace; max-width: 100%; }
+select { max-width: 100%; }
 footer { padding: .5rem 1rem 1.5rem; max-width: 72rem; color: var(--muted); }
 .builder { border: 2px solid var(--line); padding: .2rem .8rem .6rem; margin: .8rem 0; }
 .builder h3 { margin: .8rem 0 .3rem; font-size: 1rem; }

@@ -30,7 +30,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from ..errors import ConfigError
+from ..errors import ConfigError, FsmError
+from ..io.scenario import parse_text
 from .html import STEP_SCRIPT, esc, inline_svg, page, sequence_box, step_panel, table
 from .stepthrough import copy_boxes
 
@@ -145,8 +146,19 @@ def live_files(root: Path, examples: dict, pictures: dict, edges: dict, runtime:
     return files
 
 
+def _question(name: str, text: str) -> str:
+    """A worked example as the list names it: its question, else its file."""
+    try:
+        doc = parse_text(text, name)
+    except FsmError:
+        return name
+    question = doc.get("question") if isinstance(doc, dict) else None
+    return question if isinstance(question, str) and question else name
+
+
 def _page(examples: dict, pictures: dict, edges: dict) -> str:
-    options = "".join(f'<option value="{esc(name)}">{esc(name)}</option>' for name in examples)
+    options = "".join(f'<option value="{esc(name)}">{esc(_question(name, text))}</option>'
+                      for name, text in examples.items())
     svgs = "\n".join(f'<div data-ruleset="{esc(rs)}" hidden>{inline_svg(svg, "machine")}</div>'
                      for rs, svg in pictures.items())
     head = table(("step", "what", "verdict", "rules", "why", "expected, and not so", "branch"), [])
