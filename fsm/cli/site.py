@@ -68,9 +68,12 @@ def cmd_site(args) -> int:
     except OSError as exc:
         print(f"fsm site: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
-    where = (f"serve it to use the live checker: python -m http.server -d {shlex.quote(str(args.out))}, "
-             f"then open http://127.0.0.1:8000/live/index.html" if args.live else
-             f"open {os.path.join(args.out, 'index.html')}")
+    if args.live:
+        where = (f"serve it to use the live checker: python -m http.server -d "
+                 f"{shlex.quote(str(args.out))}, then open "
+                 f"http://127.0.0.1:8000/live/index.html")
+    else:
+        where = f"open {os.path.join(args.out, 'index.html')}"
     print(f"wrote {len(written)} files under {os.path.abspath(args.out)} in "
           f"{time.perf_counter() - start:.1f} s; {where}")
     return 0

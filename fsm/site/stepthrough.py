@@ -68,7 +68,7 @@ def live_link(text: str, depth: int = 1) -> str:
 def scenario_page(path, cites: Citations, live: bool = False) -> str:
     """A scenario's page; in a ``--live`` build it opens in the live checker."""
     doc, start, records, sequence, replay = replay_steps(path)
-    title = f"Scenario {doc.get('id')}"
+    title = f"Scenario {doc.get('id') or Path(path).stem}"
     parts = []
     if doc.get("question"):
         parts.append(f"<p><strong>Question.</strong> {prose(doc['question'])}</p>")
