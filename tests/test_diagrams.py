@@ -50,7 +50,7 @@ def tail_for(row, source) -> str:
     return D.BOX if covers_box and source in T.TRIGGERED else source
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_every_table_row_is_an_edge_of_the_overview(ruleset):
     """Each row leaves each of its phases on an edge labelled with its step; a row
     that leaves every trigger-open phase is drawn once, from their box."""
@@ -62,7 +62,7 @@ def test_every_table_row_is_an_edge_of_the_overview(ruleset):
                        for t, h, a in drawn), (row.step, source, row.dest)
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_the_overview_invents_no_edge(ruleset):
     """Every step on every edge is a row of the table from that tail to that head."""
     rows = RULESETS[ruleset].rows
@@ -73,7 +73,7 @@ def test_the_overview_invents_no_edge(ruleset):
                 (step, tail, head)
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_refusal_rows_are_not_drawn(ruleset):
     """No edge carries a step out of a phase where a refusal row forbids it."""
     drawn = edges(D.machine_source(ruleset, "overview", "graphviz"))
@@ -91,7 +91,7 @@ def test_the_box_holds_exactly_the_trigger_open_phases():
     assert set(nodes(inside)) == {*T.TRIGGERED, D.BOX}
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_machine_steps_are_dashed_and_player_steps_are_not(ruleset):
     """close and next-turn edges are dashed; edges of player steps are solid."""
     machine = {r.step for r in RULESETS[ruleset].rows if r.by == T.MACHINE}
@@ -100,7 +100,7 @@ def test_machine_steps_are_dashed_and_player_steps_are_not(ruleset):
         assert ("style=dashed" in attrs) == bool(steps & machine), attrs
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_the_windows_view_names_every_guard_with_its_rule_ids(ruleset):
     """Each player row at a window has a card listing each guard and its rule ids."""
     cards = {n: a for n, a in nodes(D.machine_source(ruleset, "windows", "graphviz")).items()

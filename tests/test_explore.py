@@ -130,7 +130,7 @@ def test_lean_dispatch_follows_a_changed_table(seed):
 
 # -- clean explorations, and what the canonical picture may merge ---------------------
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_both_engines_explore_the_same_states(ruleset):
     """Exploring through transitions or through the lean dispatcher reaches the
     same states by the same number of transitions."""
@@ -254,7 +254,7 @@ def _summary(report) -> tuple:
             report.depth_reached, report.stack_reached, report.complete, dict(report.audit.counts))
 
 
-@pytest.mark.parametrize("ruleset", ["dnd4e", "pf2e", "dnd5e"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_a_walk_without_the_words_of_refusals_is_the_walk_with_them(ruleset):
     """The walk leaves a refusal's words unwritten (nobody reads them): the
     same states, counts and audit as a walk that writes them."""
@@ -561,16 +561,45 @@ def _default_sigint():
 
 def test_ctrl_c_stops_a_parallel_walk_with_one_line(tmp_path):
     """Ctrl-C during a walk on two processes exits 130 with one line and no
-    traceback from the parent or the pool's workers."""
+    traceback from the parent or the pool's workers. The signal comes once
+    the walk has counted 2,000 states (its progress line, on a terminal),
+    however long that takes."""
+    import os
+    import pty
+    import re
+    leader, follower = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "fsm", "explore", "dnd4e", "--combatants",
                              "3", "--jobs", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
-    time.sleep(3)                 # the walk takes about 20 s: it is well under way by now
-    assert proc.poll() is None
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, (out, err)
-    assert err.strip().splitlines() == ["fsm explore: interrupted"], err
+                            stderr=follower, text=True, preexec_fn=_default_sigint)
+    os.close(follower)
+    seen = ""
+    try:
+        while not any(int(n.replace(",", "")) >= 2000
+                      for n in re.findall(r"([0-9,]+) states", seen)):
+            chunk = os.read(leader, 4096).decode(errors="replace")
+            assert chunk, f"the walk ended before 2,000 states: {seen!r}"
+            seen += chunk
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        out = proc.stdout.read()
+        proc.wait(timeout=60)
+        while True:
+            try:
+                chunk = os.read(leader, 4096).decode(errors="replace")
+            except OSError:           # the terminal closed with the last process
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(leader)
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (out, seen)
+    lines = [part.strip() for line in seen.splitlines() for part in line.split("\r")]
+    last = [line for line in lines if line and not line.startswith("[")]
+    assert last == ["fsm explore: interrupted"], seen
+    assert "Traceback" not in seen
 
 
 # -- grid mode: the invariants cover what positions decide -------------------------------

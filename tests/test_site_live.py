@@ -20,6 +20,7 @@ import yaml
 
 from conftest import console_errors, said_after_copy
 from fsm.cli import main
+from fsm.rulesets import RULESETS
 from fsm.site.live import PYODIDE_FILES
 from fsm.site.stepthrough import edge_titles
 from fsm.site.trace import judge
@@ -55,7 +56,7 @@ def test_judge_gives_what_fsm_check_gives(path, capsys):
     """The function the page runs, on a file's text, gives fsm check's
     verdicts, reasons, rules and failed expectations; as YAML too."""
     assert path.exists(), path
-    edges = {rs: edge_titles(rs) for rs in ("dnd4e", "pf2e")}
+    edges = {rs: edge_titles(rs) for rs in RULESETS}
     want = _check_json(path, capsys)
     text = path.read_text(encoding="utf-8")
     assert _judged(judge(text, edges)) == want
