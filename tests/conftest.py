@@ -2,14 +2,20 @@
 Chromium for the site's pages."""
 
 import ast
+import contextlib
+import functools
+import http.server
+import io
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from fsm import Encounter
+from fsm.cli import main
 
 
 # Tests marked slow (whole walks, regenerations, a long log) run when FSM_SLOW=1,
@@ -127,3 +133,71 @@ def said_after_copy(browser, box, seconds=10):
             return said
         time.sleep(0.05)
     return ""
+
+
+# -- the live checker, built once per session and served on the loopback address ------
+
+@pytest.fixture(scope="session")
+def live_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("live-site")
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        assert main(["site", str(out), "--live"]) == 0
+    # the live checker needs the site served: the last words say how
+    assert said.getvalue().rstrip().endswith(
+        f"python -m http.server -d {out}, then open http://127.0.0.1:8000/live/index.html")
+    return out
+
+
+@pytest.fixture(scope="session")
+def served(live_site):
+    """The built site over HTTP on the loopback address (WebAssembly needs it)."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(live_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/live/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+def wait(browser, condition, seconds=120):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = browser.execute_script(condition)
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for: {condition}")
+
+
+def live_ready(browser, url, fresh=False):
+    """The live page at ``url``, ready to check. Python takes seconds to start
+    in a page, so the page a test left is reused, emptied (its text, its
+    verdicts, the builder and its fields, the address, dialogs answered yes), unless the
+    address holds a scenario or ``fresh`` asks for a new load."""
+    reuse = "#" not in url and not fresh and browser.current_url.split("#")[0] == url and \
+        browser.execute_script("return document.body.dataset.ready") == "yes"
+    if reuse:
+        browser.get_log("browser")          # what the test before logged is its own
+        browser.execute_script(
+            "history.replaceState(null, '', location.pathname);"
+            "document.getElementById('source').value = '';"
+            "document.getElementById('result').hidden = true;"
+            "document.getElementById('walk').hidden = true;"
+            "document.getElementById('error').hidden = true;"
+            "document.getElementById('b-error').hidden = true;"
+            "document.querySelectorAll('#builder input').forEach(i => { i.value = ''; });"
+            "window.confirm = () => true;"
+            "window.fsmRefreshBuilder();")
+        return
+    browser.get(url)
+    state = wait(browser, "return document.body.dataset.ready")
+    assert state == "yes", browser.find_element("id", "status").text
+
+

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import console_errors, said_after_copy
+from conftest import console_errors, live_ready as _ready, said_after_copy, wait as _wait
 from fsm.cli import main
 from fsm.rulesets import RULESETS
 from fsm.site.live import PYODIDE_FILES
@@ -81,35 +81,6 @@ def test_judge_reads_an_unreadable_step_as_fsm_check_does(tmp_path, capsys):
 
 # -- the built site, in a real browser ---------------------------------------------------
 
-@pytest.fixture(scope="module")
-def live_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("live-site")
-    said = io.StringIO()
-    with contextlib.redirect_stdout(said):
-        assert main(["site", str(out), "--live"]) == 0
-    # the live checker needs the site served: the last words say how
-    assert said.getvalue().rstrip().endswith(
-        f"python -m http.server -d {out}, then open http://127.0.0.1:8000/live/index.html")
-    return out
-
-
-@pytest.fixture(scope="module")
-def served(live_site):
-    """The built site over HTTP on the loopback address (WebAssembly needs it)."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(live_site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/live/index.html"
-    server.shutdown()
-    server.server_close()
-
-
 def test_the_live_build_carries_the_runtime_and_the_code(live_site):
     live = live_site / "live"
     for name in PYODIDE_FILES:
@@ -135,40 +106,6 @@ def test_every_page_of_a_live_build_links_the_live_checker(live_site, tmp_path):
     assert main(["site", str(tmp_path)]) == 0
     assert "Live checker</a>" not in (tmp_path / "rule" / "4E-OPP-TRIGGER.html").read_text(
         encoding="utf-8")
-
-
-def _wait(browser, condition, seconds=120):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        value = browser.execute_script(condition)
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for: {condition}")
-
-
-def _ready(browser, url, fresh=False):
-    """The live page at ``url``, ready to check. Python takes seconds to start
-    in a page, so the page a test left is reused, emptied (its text, its
-    verdicts, the builder and its fields, the address, dialogs answered yes), unless the
-    address holds a scenario or ``fresh`` asks for a new load."""
-    reuse = "#" not in url and not fresh and browser.current_url.split("#")[0] == url and \
-        browser.execute_script("return document.body.dataset.ready") == "yes"
-    if reuse:
-        browser.get_log("browser")          # what the test before logged is its own
-        browser.execute_script(
-            "history.replaceState(null, '', location.pathname);"
-            "document.getElementById('source').value = '';"
-            "document.getElementById('result').hidden = true;"
-            "document.getElementById('error').hidden = true;"
-            "document.getElementById('b-error').hidden = true;"
-            "document.querySelectorAll('#builder input').forEach(i => { i.value = ''; });"
-            "window.confirm = () => true;"
-            "window.fsmRefreshBuilder();")
-        return
-    browser.get(url)
-    state = _wait(browser, "return document.body.dataset.ready")
-    assert state == "yes", browser.find_element("id", "status").text
 
 
 def _paste_and_check(browser, text) -> dict:

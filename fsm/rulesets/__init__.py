@@ -28,6 +28,7 @@ from functools import cached_property
 from ..engine.rows import (CONTINUE, ENGINE_STEPS, MACHINE_STEPS, PLAYER, RESOLVE, Table,
                            check_names)
 from ..errors import TableError
+from .words import Words
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,7 @@ class Ruleset:
     notes: object = None             # (step) -> notes a verdict carries
     attribution: str = ""            # what a work using its text must carry (a licence's notice)
     scene: SceneWords = SceneWords()  # the words its steps may use of the scene
+    words: Words = Words()            # what players call its steps and budgets (the site's)
 
     @cached_property
     def table(self) -> Table:

@@ -20,7 +20,8 @@ from ..io.scenario import load
 from ..report import Citations
 from ..rulesets import RULESETS
 from .. import spec as S
-from .html import STYLE, esc, inline_svg, link_live, page, prose, rule_link, table, template
+from .html import (LIVE_STATIC, STATIC, esc, inline_svg, link_live, page, prose, rule_link,
+                   static, table, template)
 from .stepthrough import scenario_page
 
 SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
@@ -46,7 +47,8 @@ def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
         files.update(live_files(root, examples,
                                 {rs: render(rs, "overview", "svg") for rs in RULESETS},
                                 {rs: edge_titles(rs) for rs in RULESETS}, runtime))
-    files["style.css"] = STYLE.lstrip()
+    for source, name in STATIC + (LIVE_STATIC if live else ()):
+        files[name] = static(source)
     files["index.html"] = _home(spec, scenarios, live)
     files["rules.html"] = _rules_index(spec)
     for rule in spec.rules:
@@ -78,18 +80,22 @@ def _home(spec, scenarios, live=False) -> str:
     for path in scenarios:
         doc = load(path)
         if doc.get("question"):
-            rows.append((esc(RULESETS[doc["ruleset"]].title), prose(doc["question"]),
-                         prose(doc.get("answer", "")),
-                         f'<a href="scenario/{esc(path.stem)}.html">step through</a>'))
+            rows.append(f'<tr><td data-label="ruleset">{esc(RULESETS[doc["ruleset"]].title)}</td>'
+                        f'<td class="question">{prose(doc["question"])}</td>'
+                        f'<td data-label="answer">{prose(doc.get("answer", ""))}</td>'
+                        f'<td><a href="scenario/{esc(path.stem)}.html">step through it'
+                        f'</a></td></tr>')
     games = ", ".join(esc(rs.title) for rs in RULESETS.values())
     parts = [f"<p>The reference machine for triggered actions in tabletop combat ({games}): "
              "every step of a situation gets a verdict, with the rules "
              "behind it. Each question below is a scenario the machine replays; step "
              "through it to see the verdicts, the stack and the machine's phase.</p>",
-             *(['<p><a href="live/index.html">The live checker</a>: paste a scenario '
-                'and the machine judges it in your browser.</p>'] if live else []),
+             *(['<p><a href="live/index.html">The live checker</a>: ask your own question '
+                'by clicking, and the machine judges it in your browser.</p>'] if live else []),
              "<h2>Classic questions</h2>",
-             table(("ruleset", "question", "answer", ""), rows)]
+             '<table class="cards gallery">\n<thead><tr><th scope="col">ruleset</th>'
+             '<th scope="col">question</th><th scope="col">answer</th><th scope="col"></th>'
+             '</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody>\n</table>"]
     for name in RULESETS:
         parts += [f"<h2>{esc(title_of(name))}: the machine</h2>",
                   inline_svg(render(name, "overview", "svg"), "machine")]

@@ -5,39 +5,37 @@ scenario's text, so the text stays the one source and a user may switch
 between clicking and editing at any moment:
 
 * :func:`menu`: what the builder offers after the scenario's steps: the
-  ruleset and its options (each with its meaning), the combatants and the
-  fields the ruleset lets them have, the moment in words, and every step
-  each combatant could take now with the verdict the machine would give it
-  (the answers once per trigger they could name), with the fields that step
-  takes: exactly what :meth:`Encounter.try_step <fsm.engine.encounter.Encounter.try_step>`
-  says, so a disabled button carries the reason :func:`~fsm.engine.query.possible` gives
-  (``first``: the answers to the top trigger, which ``possible`` tries, and every
-  other step; the page draws a refused answer to another trigger in its list
-  of refusals only);
-* :func:`edit`: the text after one change (start a scenario, pick the
-  ruleset, set an option, add or remove a combatant, move one earlier in
-  the initiative, add a step, undo the last, branch from an earlier one),
-  written back as JSON, or as YAML when the text was YAML. A change the
-  scenario could not be read with is refused and the text kept.
+  question, the ruleset and its options (each with its meaning), the
+  combatants and the fields the ruleset lets them have, the moment in
+  words, and the choices of :mod:`.menu`, grouped as players think of the
+  moment, each with the verdict the machine would give it (a disabled one
+  carries the reason :func:`~fsm.engine.query.possible` gives);
+* :func:`edit`: the text after one change (start a scenario, ask its
+  question, pick the ruleset, set an option, add combatants or remove one,
+  move one earlier in the initiative, set one's field, put them on a grid
+  or take them off it, move one on it, add the steps of a choice, undo the
+  last step, branch from an earlier one), written back as JSON, or as YAML
+  when the text was YAML. A change the scenario could not be read with is
+  refused and the text kept.
 """
 
 from __future__ import annotations
 
 import json
 
-from ..engine.rows import END_TURN, EVENT, PHASE_END, PHASE_NOTES
-from ..engine.steps import COST_RANGE, MOMENTS
+import re
+
 from ..errors import FsmError
 from ..io.scenario import parse_text
-from ..report import describe, why
 from ..rulesets import RULESETS
 from ..scenario import replay
+from .menu import Menu
 from .trace import pasted_name
+from .words import Namer
 
 NEW_ID = "my-question"
-COUNTS = (2, 3, 4, 5, 6)          # offered for attacks, parts and squares (1 is the default)
-PAST_TRIGGERS = 6                 # frames that left the stack, most recent first, offered as triggers
 SIDES = ("heroes", "monsters")
+SLUG_WORDS = 8                    # a question's first words make the scenario's id
 
 
 def _is_yaml(text: str) -> bool:
@@ -82,7 +80,10 @@ def menu(text: str) -> dict:
         if rs is None:
             raise FsmError(f"the ruleset must be one of {', '.join(RULESETS)}")
         given = doc.get("options") or {}
+        namer = Namer(rs, doc)
+        combatants = [c for c in doc.get("combatants") or () if isinstance(c, dict)]
         out = {"ok": True, "empty": False, "rulesets": rulesets, "ruleset": rs.name,
+               "question": doc.get("question") if isinstance(doc.get("question"), str) else "",
                "options": [{"name": o.name, "doc": o.doc, "default": o.default,
                             "choices": list(o.choices) if o.choices else None,
                             "set": o.name in given, "value": given.get(o.name, o.default)}
@@ -91,135 +92,21 @@ def menu(text: str) -> dict:
                                    "low": None if v is bool else v[0],
                                    "high": None if v is bool else v[1]}
                                   for k, v in rs.fighter.FIELDS.items()],
-               "sides": sorted({*SIDES, *(c.get("side") for c in doc.get("combatants") or ()
-                                          if isinstance(c, dict) and c.get("side"))}),
-               "combatants": [c for c in doc.get("combatants") or () if isinstance(c, dict)],
-               "steps": len(doc.get("steps") or ()), "choices": [], "now": ""}
-        if not out["combatants"]:
-            out["now"] = "add the combatants, in initiative order"
+               "sides": sorted({*SIDES, *(c.get("side") for c in combatants
+                                          if isinstance(c.get("side"), str))}),
+               "combatants": [{**c, "who": namer.who(c.get("id"))} for c in combatants],
+               "grid": bool(combatants) and all("at" in c for c in combatants),
+               "steps": len(doc.get("steps") or ()), "groups": [], "now": ""}
+        if not combatants:
+            out["now"] = "Who fights? Name them in turn order."
             return out
         enc = replay(doc, "scenario").encounter
     except FsmError as exc:
         return {"ok": False, "error": str(exc), "rulesets": rulesets}
-    triggers = _triggers(enc)
-    out.update(_moment(enc, triggers), choices=_choices(enc, triggers))
-    return out
-
-
-def _moment(enc, triggers) -> dict:
     facts = enc.facts()
-    now = f"round {facts['round']}, {facts['active']}'s turn: {PHASE_NOTES[facts['state']]}"
-    if facts["state"] == PHASE_END:          # its owner's next step is the next turn's
-        now += f"; {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn comes next"
-    return {"now": now, "positions": facts.get("positions"),
-            "triggers": [t for t, _ in triggers]}
-
-
-def _triggers(enc) -> list:
-    """({"id", "what"}, the id a step names) of every trigger an answer could
-    name now: the frames on the stack, top first, the turn's moments, and the
-    frames that left it most recently."""
-    out, seen = [], set()
-    for f in reversed(enc.stack):
-        if f.kind in MOMENTS:
-            word = f.kind
-            out.append(({"id": word, "what": f"the {word.replace('-', ' ')} of "
-                                               f"{f.owner or enc.active}'s turn"}, word))
-        elif f.id not in seen:
-            out.append(({"id": f.id, "what": _frame_words(f, "on the stack")}, f.id))
-        seen.add(f.id)
-    added = 0
-    for fid in reversed(enc.past_order):
-        f = enc.past.get(fid)
-        if added == PAST_TRIGGERS:
-            break
-        if f is None or f.id in seen or f.kind in MOMENTS:
-            continue
-        seen.add(f.id)
-        added += 1
-        out.append(({"id": f.id, "what": _frame_words(f, f.outcome or "done")}, f.id))
-    return out
-
-
-def _frame_words(f, state) -> str:
-    who = f"{f.owner} " if f.owner else ""
-    name = f" \u201c{f.name}\u201d" if f.name else ""
-    return f"{f.id}: {who}{f.kind}{name} ({state})"
-
-
-def _choice(enc, data, fields) -> dict:
-    v = enc.try_step(data)
-    extra = [{"name": "ruling", "type": "choice", "choices": ["allow", "deny"],
-              "label": "the GM rules"}] if v.verdict == "gm" else []
-    return {"step": data, "label": describe(data), "verdict": v.verdict, "reason": v.reason,
-            "why": why(v), "rules": list(v.rules), "fields": fields + extra, "first": True}
-
-
-def _choices(enc, triggers) -> list:
-    """Every step the builder offers now, each with its verdict (module docstring);
-    the answers once per trigger of ``triggers`` (:func:`_triggers`)."""
-    rs, scene = enc.ruleset, bool(enc.scene)
-    combatants = list(enc.fighters)
-    out = []
-    for cid in enc.fighters:
-        for kind in rs.player_steps:
-            if kind in rs.stack_moves or kind == EVENT:
-                continue
-            spec = rs.spec_of.get(kind)
-            base = {"actor": cid, "do": kind}
-            if spec is not None and spec.cost_field:
-                base["cost"] = COST_RANGE[0]
-            if kind in rs.answer_kinds:
-                fields = _fields(rs, kind, scene, combatants, answer=True)
-                for n, (_, to) in enumerate(triggers):
-                    out.append({**_choice(enc, {**base, "to": to}, fields), "first": n == 0})
-            else:
-                out.append(_choice(enc, base, _fields(rs, kind, scene, combatants)))
-    for kind in rs.player_steps:
-        if kind in rs.stack_moves:
-            out.append(_choice(enc, {"do": kind}, []))
-    out.append(_choice(enc, {"do": EVENT}, _fields(rs, EVENT, scene, combatants)))
-    return out
-
-
-def _fields(rs, kind, scene, combatants, answer=False) -> list:
-    """The fields the builder's form offers for a step of ``kind`` (the rest,
-    such as ``provokes`` or ``expect``, are written in the text)."""
-    if kind == END_TURN:
-        return []
-    spec = rs.spec_of.get(kind)
-    out = [{"name": "name", "type": "text", "label": "what it is, in your words"}]
-    if kind == EVENT:
-        out.append({"name": "actor", "type": "choice", "choices": combatants,
-                    "label": "whom it concerns"})
-    if spec is not None and spec.cost_field:
-        out.append({"name": "cost", "type": "choice", "required": True,
-                    "choices": list(range(COST_RANGE[0], COST_RANGE[1] + 1)),
-                    "label": "actions it costs"})
-    moving = spec is not None and spec.moving
-    if not answer and kind != EVENT and not moving:
-        out.append({"name": "attacks", "type": "choice", "choices": list(COUNTS),
-                    "label": "attack rolls (one by default)"})
-    if not answer and kind != EVENT:
-        out.append({"name": "parts", "type": "choice", "choices": list(COUNTS),
-                    "label": "parts a reaction may fall between (one by default)"})
-    if spec is not None and spec.moving and not scene:
-        out.append({"name": "squares", "type": "choice", "choices": list(COUNTS),
-                    "label": "squares moved (one by default)"})
-    out += [{"name": f, "type": "flag", "label": f} for f in (spec.flags if spec else ())]
-    out += [{"name": f, "type": "text", "label": f} for f in (spec.text_fields if spec else ())]
-    if scene:
-        out.append({"name": "path", "type": "path", "label": "the squares entered, in order"})
-        if moving and rs.scene.shifts:
-            out.append({"name": "shift", "type": "flag", "label": "a shift"})
-        if kind == EVENT and rs.scene.forced_kinds:
-            out.append({"name": "forced", "type": "choice", "choices": list(rs.scene.forced_kinds),
-                        "label": "how the path moves whom it concerns"})
-        elif rs.scene.attack_kinds:
-            out.append({"name": "attack", "type": "choice", "choices": list(rs.scene.attack_kinds),
-                        "label": "the kind of attack"})
-            out.append({"name": "targets", "type": "targets", "choices": combatants,
-                        "label": "aimed at"})
+    out.update(now=namer.now(enc), positions=facts.get("positions"),
+               reach={cid: f.reach for cid, f in enc.fighters.items()},
+               active=enc.active, groups=Menu(enc, doc).groups())
     return out
 
 
@@ -246,64 +133,170 @@ def replay_checked(doc) -> None:
 
 def _apply(doc: dict, op, change: dict) -> dict:
     doc = json.loads(json.dumps(doc))          # a copy: the change never touches the old one
-    steps = doc.setdefault("steps", [])
     if op == "new":
         rs = _ruleset(change.get("ruleset"))
-        return {"format": 1, "id": NEW_ID, "ruleset": rs.name, "combatants": [], "steps": []}
-    if op == "ruleset":
-        rs = _ruleset(change.get("ruleset"))
-        doc["ruleset"] = rs.name
-        doc.pop("options", None)
-        allowed = {"id", "side", "name", "at", "reach", *rs.fighter.FIELDS}
-        doc["combatants"] = [{k: v for k, v in c.items() if k in allowed}
-                             for c in doc.get("combatants") or ()]
-        doc["steps"] = []
-    elif op == "option":
-        doc = _placed(doc, "options", doc.get("options") or {}, before=("combatants", "steps"))
-        options = doc["options"]
-        if change.get("default"):
-            options.pop(change.get("name"), None)
-        else:
-            options[change.get("name")] = change.get("value")
-        if not options:
-            doc.pop("options")
-    elif op == "add-combatant":
-        _add_combatant(doc, change.get("combatant") or {})
-    elif op == "remove-combatant":
-        cid = change.get("id")
-        if any(s.get("actor") == cid or cid in (s.get("targets") or ()) for s in steps
-               if isinstance(s, dict)):
-            raise FsmError(f"steps name {cid}: undo them before removing {cid}")
-        doc["combatants"] = [c for c in doc.get("combatants") or () if c.get("id") != cid]
-        if "initiative" in doc:
-            doc["initiative"] = [x for x in doc["initiative"] if x != cid]
-    elif op == "earlier":
-        if steps:
-            raise FsmError("the initiative changes only before the first step: undo the "
-                           "steps first (or edit the text)")
-        order = list(doc.get("initiative") or [c.get("id") for c in doc.get("combatants") or ()])
-        cid = change.get("id")
-        if cid in order and order.index(cid) > 0:
-            i = order.index(cid)
-            order[i - 1], order[i] = order[i], order[i - 1]
-        doc = _placed(doc, "initiative", order, before=("steps",))
-    elif op == "add-step":
-        step = change.get("step")
-        if not isinstance(step, dict):
-            raise FsmError("a step is an object")
-        steps.append(step)
-    elif op == "undo":
-        if not steps:
-            raise FsmError("there is no step to undo")
-        steps.pop()
-    elif op == "branch":
-        keep = change.get("keep")
-        if not isinstance(keep, int) or not 0 <= keep <= len(steps):
-            raise FsmError(f"branch: keep must be a step number from 0 to {len(steps)}")
-        del steps[keep:]
-    else:
+        out = {"format": 1, "id": NEW_ID, "ruleset": rs.name, "combatants": [], "steps": []}
+        return _question(out, change.get("question")) if change.get("question") else out
+    doc.setdefault("steps", [])
+    change_of = _CHANGES.get(op)
+    if change_of is None:
         raise FsmError(f"unknown change {op!r}")
+    return change_of(doc, change) or doc
+
+
+def _switch(doc, change):
+    rs = _ruleset(change.get("ruleset"))
+    doc["ruleset"] = rs.name
+    doc.pop("options", None)
+    allowed = {"id", "side", "name", "at", "reach", *rs.fighter.FIELDS}
+    doc["combatants"] = [{k: v for k, v in c.items() if k in allowed}
+                         for c in doc.get("combatants") or ()]
+    doc["steps"] = []
+
+
+def _option(doc, change):
+    doc = _placed(doc, "options", doc.get("options") or {}, before=("combatants", "steps"))
+    options = doc["options"]
+    if change.get("default"):
+        options.pop(change.get("name"), None)
+    else:
+        options[change.get("name")] = change.get("value")
+    if not options:
+        doc.pop("options")
     return doc
+
+
+def _remove(doc, change):
+    cid = change.get("id")
+    if any(s.get("actor") == cid or cid in (s.get("targets") or ()) for s in doc["steps"]
+           if isinstance(s, dict)):
+        raise FsmError(f"steps name {cid}: undo them before removing {cid}")
+    doc["combatants"] = [c for c in doc.get("combatants") or () if c.get("id") != cid]
+    if "initiative" in doc:
+        doc["initiative"] = [x for x in doc["initiative"] if x != cid]
+
+
+def _earlier(doc, change):
+    if doc["steps"]:
+        raise FsmError("the initiative changes only before the first step: undo the "
+                       "steps first (or edit the text)")
+    order = list(doc.get("initiative") or [c.get("id") for c in doc.get("combatants") or ()])
+    cid = change.get("id")
+    if cid in order and order.index(cid) > 0:
+        i = order.index(cid)
+        order[i - 1], order[i] = order[i], order[i - 1]
+    return _placed(doc, "initiative", order, before=("steps",))
+
+
+def _add_steps(doc, change):
+    steps = change.get("steps") if "steps" in change else [change.get("step")]
+    if not isinstance(steps, list) or not steps or not all(isinstance(s, dict) for s in steps):
+        raise FsmError("a step is an object")
+    for e in change.get("edits") or ():       # an earlier step said to provoke someone
+        made = doc["steps"][e["index"] - 1]
+        made["provokes"] = [*(made.get("provokes") or ()), e["provokes"]]
+    doc["steps"].extend(steps)
+
+
+def _undo(doc, change):
+    if not doc["steps"]:
+        raise FsmError("there is no step to undo")
+    doc["steps"].pop()
+
+
+def _branch(doc, change):
+    keep, steps = change.get("keep"), doc["steps"]
+    if not isinstance(keep, int) or not 0 <= keep <= len(steps):
+        raise FsmError(f"branch: keep must be a step number from 0 to {len(steps)}")
+    del steps[keep:]
+
+
+def _question(doc, change):
+    """The question the scenario asks: it titles the page, the link and the
+    Markdown, and its first words make the scenario's id."""
+    text = change.get("question") if isinstance(change, dict) else change
+    text = " ".join(str(text or "").split())
+    doc = _placed(doc, "question", text, before=("ruleset",)) if text else doc
+    if not text:
+        doc.pop("question", None)
+    words = re.findall(r"[a-z0-9]+", text.lower())[:SLUG_WORDS]
+    doc["id"] = "-".join(words) or NEW_ID
+    return doc
+
+
+def _grid(doc, change):
+    """Put the combatants on a grid (``at``: a square for each) or take
+    them off it (paths become counts of squares)."""
+    combatants = doc.get("combatants") or []
+    at = change.get("at")
+    if at is None:
+        for c in combatants:
+            c.pop("at", None)
+            c.pop("reach", None)          # a reach needs positions
+        for s in doc["steps"]:
+            path = s.pop("path", None)
+            s.pop("shift", None)
+            if s.pop("forced", None) is None and isinstance(path, list) and len(path) > 1:
+                s["squares"] = len(path)
+        return
+    if not isinstance(at, dict) or set(at) != {c.get("id") for c in combatants}:
+        raise FsmError("give every combatant a square")
+    for c in combatants:
+        c["at"] = at[c["id"]]
+
+
+def _place(doc, change):
+    combatants = doc.get("combatants") or []
+    if not all("at" in c for c in combatants):
+        raise FsmError("put the combatants on a grid first")
+    for c in combatants:
+        if c.get("id") == change.get("id"):
+            c["at"] = change.get("at")
+
+
+def _field(doc, change):
+    """A combatant's own field (a budget, a flag, its reach); None removes it."""
+    for c in doc.get("combatants") or ():
+        if c.get("id") == change.get("id"):
+            if change.get("value") is None:
+                c.pop(change.get("name"), None)
+            else:
+                c[change.get("name")] = change.get("value")
+
+
+def _add_all(doc, change):
+    """Combatants named in one line, in turn order: "orc vs ayla, bob" puts
+    the orc on one side and the others on the other, each side named after
+    its first; without "vs", all on ``side``."""
+    text = str(change.get("text") or "")
+    groups = [g for g in re.split(r"\s+(?:vs\.?|versus|against)\s+", text.strip(), flags=re.I)]
+    named = [[n.strip() for n in re.split(r",|\band\b", g) if n.strip()] for g in groups]
+    if not any(named):
+        raise FsmError("name the combatants, in turn order (orc vs ayla, bob)")
+    for names in named:
+        side = change.get("side") or SIDES[0] if len(named) == 1 else f"{names[0]}'s side"
+        for name in names:
+            _add_combatant(doc, {"id": name, "side": side, **_square(doc)})
+
+
+def _square(doc) -> dict:
+    """A free square for a combatant joining a grid (none without one)."""
+    combatants = doc.get("combatants") or []
+    if not combatants or not all("at" in c for c in combatants):
+        return {}
+    taken = {tuple(c["at"]) for c in combatants}
+    x = 0
+    while (x, 2) in taken:
+        x += 1
+    return {"at": [x, 2]}
+
+
+_CHANGES = {"ruleset": _switch, "option": _option, "remove-combatant": _remove,
+            "add-combatant": lambda doc, c: _add_combatant(doc, {**_square(doc),
+                                                                 **(c.get("combatant") or {})}),
+            "add-combatants": _add_all, "earlier": _earlier, "add-step": _add_steps,
+            "add-steps": _add_steps, "undo": _undo, "branch": _branch, "question": _question,
+            "grid": _grid, "place": _place, "field": _field}
 
 
 def _placed(doc, key, value, before) -> dict:

@@ -12,9 +12,10 @@ from ..diagrams import Picture, render
 from ..engine.rows import PHASE_NOTES
 from ..report import Citations
 from ..scenario import load_source
-from .html import (SCENARIO_SCRIPT, STEP_SCRIPT, esc, inline_svg, page, prose, rule_link,
-                   sequence_box, step_panel, table)
+from .html import (details_toggle, esc, inline_svg, page, phase_list, prose, rule_link,
+                   scripts, sequence_box, step_panel)
 from .trace import move_key, trace
+from .words import split_say
 
 
 def edge_titles(ruleset: str) -> dict:
@@ -65,6 +66,34 @@ def live_link(text: str, depth: int = 1) -> str:
     return "../" * depth + f"live/index.html#scenario={encoded}"
 
 
+def verdict_table(records, cites) -> str:
+    """The verdicts, a row per step (a card on a phone): who does what, the
+    verdict in a player's words and what it spent; the machine's own words
+    (the step as fsm check writes it, the reason code, the rules, why, the
+    phase after it) behind the details toggle."""
+    rows = []
+    for n, r in enumerate(records, 1):
+        verdict = f'<span class="verdict-{esc(r["verdict"])}">{esc(r["verdict"])}</span>'
+        if r["reason"]:
+            verdict += f" <code>{esc(r['reason'])}</code>"
+        cited = "<br>".join(f"{rule_link(rid, 1)} {prose(cites.statement(rid) or '')}"
+                            for rid in r["rules"]) if r["verdict"] != "allowed" else \
+            " ".join(rule_link(rid, 1) for rid in r["rules"])
+        head, said = split_say(r["say"])
+        machine = (f'<div class="machine-words"><code>{esc(r["what"])}</code>: {verdict}'
+                   f'<br>{cited}<br>{esc(r["explain"])}<br>after it: '
+                   f'<span title="{esc(r["phase"])}">{esc(PHASE_NOTES[r["phase"]])}</span></div>')
+        cost = f'<span class="cost">Spent: {esc(r["cost"])}</span>' if r["cost"] else ""
+        rows.append(f'<tr data-step="{n}" data-verdict="{esc(r["verdict"])}">'
+                    f'<td class="n"><a id="row-{n}" href="#step-{n}">{n}</a></td>'
+                    f'<td class="what">{esc(r["title"])}</td>'
+                    f'<td class="say"><span class="verdict-{esc(r["verdict"])}">{esc(head)}'
+                    f'</span>{esc(said)}{cost}{machine}</td></tr>')
+    return ('<table class="verdicts cards">\n<thead><tr><th scope="col">step</th>'
+            '<th scope="col">what happens</th><th scope="col">verdict</th></tr></thead>\n'
+            '<tbody>\n' + "\n".join(rows) + '\n</tbody>\n</table>')
+
+
 def scenario_page(path, cites: Citations, live: bool = False) -> str:
     """A scenario's page; in a ``--live`` build it opens in the live checker."""
     doc, start, records, sequence, replay = replay_steps(path)
@@ -81,29 +110,15 @@ def scenario_page(path, cites: Citations, live: bool = False) -> str:
         href = live_link(Path(path).read_text(encoding="utf-8"))
         parts.append(f'<p><a class="open-live" href="{esc(href)}">Open it in the live '
                      'checker</a>: change a step, or go on from any step by clicking.</p>')
+    parts.append(details_toggle())
     parts.append(step_panel())
     parts.append(inline_svg(render(doc["ruleset"], "overview", "svg"), "machine",
-                            lit_nodes=(start["phase"],)))
+                            lit_nodes=(start["phase"],)) + phase_list())
     parts.append(sequence_box(sequence))
-    rows = []
-    for n, r in enumerate(records, 1):
-        verdict = f'<span class="verdict-{esc(r["verdict"])}">{esc(r["verdict"])}</span>'
-        if r["reason"]:
-            verdict += f" <code>{esc(r['reason'])}</code>"
-        cited = "<br>".join(f"{rule_link(rid, 1)} {prose(cites.statement(rid) or '')}"
-                            for rid in r["rules"]) if r["verdict"] != "allowed" else \
-            " ".join(rule_link(rid, 1) for rid in r["rules"])
-        rows.append((f'<a id="row-{n}" href="#step-{n}">{n}</a>', esc(r["what"]), verdict,
-                     cited, esc(r["explain"]),
-                     f'<span title="{esc(r["phase"])}">{esc(PHASE_NOTES[r["phase"]])}</span>'))
-    body = table(("step", "what", "verdict", "rules", "why", "after it"), rows)
-    body = body.replace("<tr><td><a id=\"row-", "<tr data-step=\"X\"><td><a id=\"row-")
-    for n in range(1, len(records) + 1):
-        body = body.replace('<tr data-step="X">', f'<tr data-step="{n}">', 1)
-    parts.append(body)
+    parts.append(verdict_table(records, cites))
     parts.append(_copy_post(replay, cites))
     data = json.dumps({"start": start, "steps": records}, ensure_ascii=False)
     data = data.replace("</", "<\\/")          # no end tag inside the script element
     parts.append(f'<script type="application/json" id="steps-data">{data}</script>')
-    parts.append(f"<script>{STEP_SCRIPT}{SCENARIO_SCRIPT}</script>")
+    parts.append(scripts(("js/steps.js", "js/scenario.js"), 1))
     return page(title, "\n".join(parts), depth=1)

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 
 from ..engine.frames import TURN_KINDS
-from ..engine.rows import PHASE_NOTES
+from ..engine.rows import NEXT_TURN, PHASE_NOTES
 from ..errors import FsmError
 from ..io.scenario import parse_text
 from ..report import Citations, bbcode, describe, markdown, options_line, why
+from .words import Namer
 
 
 def move_key(trigger, source, dest) -> str:
@@ -59,24 +60,47 @@ def trace(doc, path, lines, edges) -> tuple:
     SVG, each of its rows marked with its step, the replay itself), from one
     replay; ``edges``
     maps :func:`move_key` to the title of the edge that draws it. A step
-    that cannot be read raises :class:`~fsm.errors.InputError`."""
+    that cannot be read raises :class:`~fsm.errors.InputError`. Each record
+    also says its step in a player's words (:mod:`.words`): ``title`` (who
+    does what, read just before the step), ``say`` (the verdict in one
+    sentence), ``cost`` (what it spent), ``moment`` (where play stands after
+    it) and ``purse`` (every budget, named)."""
     from ..diagrams.model import trace_document
     from ..diagrams.sequence import sequence_rows
+    from ..rulesets import RULESETS
     from .sequence_svg import sequence_svg
 
-    records = []
+    records, titles, spent = [], {}, {}
+    steps = doc.get("steps") if isinstance(doc, dict) else None
+    rs = RULESETS.get(doc.get("ruleset")) if isinstance(doc, dict) else None
+    namer = Namer(rs, doc) if rs is not None else None
+
+    def turn_started(enc):            # a budget a new turn gives back is not the step's cost
+        spent["base"] = enc.budgets()
 
     def record(enc, result, fired):
         facts = enc.facts()
         entry = {"what": "the encounter starts", "verdict": "", "reason": None,
-                 "rules": [], "explain": "", "failures": []}
-        if result is not None:
+                 "rules": [], "explain": "", "failures": [], "title": "The encounter starts",
+                 "say": "", "cost": ""}
+        if result is None:
+            enc.observer = _TurnWatch(enc.observer, turn_started)
+        else:
             v = result.verdict
             entry = {"what": describe(result.data), "verdict": v.verdict, "reason": v.reason,
                      "rules": list(v.rules), "explain": why(v),
-                     "failures": result.failures}
+                     "failures": result.failures, "title": titles.get(result.index, ""),
+                     "say": namer.say(enc, result.data, v),
+                     "cost": "" if v.verdict == "rejected" else namer.costs(
+                         spent.get("base") or {}, facts["budgets"],
+                         result.data.get("actor") if isinstance(result.data, dict) else None)}
+        index = 0 if result is None else result.index
+        if isinstance(steps, list) and index < len(steps):
+            titles[index + 1] = namer.title(enc, steps[index])
+        spent["base"] = facts["budgets"]
         lit = {edges.get(move_key(*m)) for m in fired} - {None}
         records.append({**entry, "phase": facts["state"], "now": PHASE_NOTES[facts["state"]],
+                        "moment": namer.now(enc), "purse": namer.purse(facts["budgets"]),
                         "stack": facts["stack"], "on_stack": _on_stack(enc),
                         "scene": _scene(enc, facts, result),
                         "budgets": _budgets(facts), "edges": sorted(lit)})
@@ -86,6 +110,23 @@ def trace(doc, path, lines, edges) -> tuple:
     records[0]["explain"] = f"the options in force: {records[0]['options']}"
     sequence = sequence_svg(sequence_rows(replay, traced), f"sequence diagram of {traced.title}")
     return records[0], records[1:], sequence, replay
+
+
+class _TurnWatch:
+    """An encounter's observer that also tells ``on_turn(enc)`` each time the
+    machine starts a turn (before the step that started it is judged)."""
+
+    def __init__(self, inner, on_turn):
+        self._inner, self._on_turn = inner, on_turn
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def on_transition(self, enc, trigger, source, dest, st):
+        if self._inner is not None and hasattr(self._inner, "on_transition"):
+            self._inner.on_transition(enc, trigger, source, dest, st)
+        if trigger == NEXT_TURN.replace("-", "_"):
+            self._on_turn(enc)
 
 
 def pasted_name(text: str) -> str:
@@ -120,9 +161,15 @@ def judge(text: str, edges_by_ruleset: dict) -> dict:
     except FsmError as exc:
         return {"ok": False, "error": str(exc)}
     cites = _citations()
-    return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"), "start": start,
+    return {"ok": True, "ruleset": doc["ruleset"], "id": doc.get("id"),
+            "question": _text(doc.get("question")), "answer": _text(doc.get("answer")),
+            "start": start,
             "steps": records, "sequence": sequence,
             "markdown": markdown(replay, cites), "bbcode": bbcode(replay, cites)}
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def judge_json(text: str, edges_json: str) -> str:

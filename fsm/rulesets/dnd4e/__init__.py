@@ -15,6 +15,7 @@ from dataclasses import replace
 from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, Fighter4e
 from .table import REFUSALS, ROWS
+from .words import WORDS
 from .tools import budgets, explore, mistakes, mutants
 
 RULESET = register(Ruleset(
@@ -41,5 +42,6 @@ RULESET = register(Ruleset(
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
     readings=("cs-4e", "fr-4e"),
     scene=replace(shared.SCENE, shifts=True),
+    words=WORDS,
 ))
 

@@ -19,6 +19,7 @@ from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import (ANSWERS, BEFORE, CONCENTRATION, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
                      Fighter5e)
 from .table import REFUSALS, ROWS
+from .words import WORDS
 from .tools import budgets, explore, mistakes, mutants
 
 _CAST = (SPELL, SLOT)
@@ -47,4 +48,5 @@ RULESET = register(Ruleset(
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
     readings=("srd-5e",), attribution=ATTRIBUTION,
     scene=shared.SCENE,
+    words=WORDS,
 ))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, FighterPF2, notes
 from .table import REFUSALS, ROWS
+from .words import WORDS
 from .tools import budgets, explore, mistakes, mutants
 
 RULESET = register(Ruleset(
@@ -33,4 +34,5 @@ RULESET = register(Ruleset(
     steps=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, notes=notes,
     scene=shared.SCENE,
+    words=WORDS,
 ))

@@ -1,0 +1,35 @@
+"""D&D 4e in a player's words (:class:`fsm.rulesets.words.Words`)."""
+
+from __future__ import annotations
+
+from ..words import COUNT, USED, WHAT, Words
+from .scene import ENTERS_REACH
+
+WORDS = Words(
+    kinds={"standard": "standard action", "move": "move action", "minor": "minor action",
+           "free": "free action", "ready": "Ready action",
+           "interrupt": "immediate interrupt", "reaction": "immediate reaction",
+           "opportunity": "opportunity action", "readied": "readied action",
+           "free-response": "free action with a trigger",
+           "no-action": "triggered power that takes no action"},
+    moves={"lose": "{frame} is lost: it has no effect, and what it cost stays spent"},
+    budgets={"standard": ("standard action", COUNT), "move": ("move action", COUNT),
+             "minor": ("minor action", COUNT), "immediate": ("immediate action", COUNT),
+             "opportunity": ("opportunity action", COUNT),
+             "free_used": ("free action", USED), "readied": ("readied action", WHAT)},
+    labels={ENTERS_REACH: "when it enters {actor}'s reach"},
+    suggest={"readies": ("standard", "move", "minor")},
+    provokes="{mover} provokes {who}",
+    reasons={
+        "trigger-not-resolved": "{trigger} has not taken effect yet: an immediate reaction "
+                                "comes after its trigger",
+        "trigger-already-resolved": "{trigger} has already taken effect: an interrupt "
+                                    "comes before its trigger",
+        "moved-less-than-one-square": "{trigger_owner} has not moved a square yet: a "
+                                      "reaction breaks into a move only after one",
+        "not-mid-move": "{trigger} is not a move under way: the answer comes before the "
+                        "move ends",
+        "readied-timing": "the readied action does not fit {trigger} now: it comes "
+                          "after its trigger (option readied_as says when)",
+    },
+)

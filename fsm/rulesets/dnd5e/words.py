@@ -1,0 +1,34 @@
+"""D&D 5e (SRD 5.2.1) in a player's words (:class:`fsm.rulesets.words.Words`)."""
+
+from __future__ import annotations
+
+from ..words import COUNT, FEET, WHAT, Words
+from .limits import BEFORE, CONCENTRATION, SLOT, SPELL
+
+WORDS = Words(
+    kinds={"action": "action", "dash": "Dash action", "disengage": "Disengage action",
+           "ready": "Ready action", "bonus": "Bonus Action", "move": "move",
+           "interact": "object interaction", "reaction": "Reaction",
+           "opportunity": "Opportunity Attack", "readied": "readied action"},
+    moves={"counter": "{frame} is countered: no effect; the action stays spent, the "
+                      "spell slot is not expended"},
+    budgets={"action": ("action", COUNT), "bonus": ("Bonus Action", COUNT),
+             "movement": ("movement", FEET), "interaction": ("object interaction", COUNT),
+             "reaction": ("Reaction", COUNT), "slot": ("spell slot for this turn", COUNT),
+             "readied": ("readied action", WHAT)},
+    flags={SPELL: "a spell", SLOT: "with a spell slot",
+           BEFORE: "before its trigger", CONCENTRATION: "breaking Concentration"},
+    hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
+           "opportunity": "right before the mover leaves the attacker's reach",
+           "readied": "the readied response, with the Reaction, right after its trigger"},
+    provokes="{mover} leaves {who}'s reach",
+    reasons={
+        "trigger-not-resolved": "{trigger} has not taken effect yet: this Reaction comes "
+                                "right after its trigger (one that comes before it, as "
+                                "Shield does, says so)",
+        "trigger-already-resolved": "{trigger} has already taken effect: it is too late "
+                                    "for a Reaction that comes before it",
+        "reaction-used": "{actor} has used its Reaction and gets it back only at the start "
+                         "of its own turn",
+    },
+)

@@ -1,0 +1,71 @@
+"""What players call a ruleset's steps, budgets and flags, for the pages and
+the live checker's builder (:mod:`fsm.site.words` puts them together).
+
+Every entry is optional: a step kind, budget or flag a ruleset does not name
+here is shown by its own name, its dashes and underscores as spaces, so a
+new kind appears in the builder before anyone words it. The sentences keyed
+by reason code replace what a guard says (``Guard.says``) where that speaks
+of the machine (the stack, frames) rather than of the table; their slots
+are those of the guard's ``seen`` values, and ``{pending}``, the action
+that has not taken effect yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COUNT = "count"        # a budget that goes down as it is spent (1: one left)
+USED = "used"          # a count of uses that goes up (free actions used this turn)
+FEET = "feet"          # movement left, in feet
+WHAT = "what"          # a thing held (what is readied), or nothing
+
+
+@dataclass(frozen=True)
+class Words:
+    """A ruleset's words for players. ``kinds``: step kind -> its name
+    ("standard action"); ``moves``: a stack move of its own -> a sentence
+    with ``{frame}`` for the action it acts on; ``budgets``: budget -> (its
+    name, how it counts: :data:`COUNT`, :data:`USED`, :data:`FEET` or
+    :data:`WHAT`); ``flags``: a true/false field of a step -> what it adds
+    to the step's name; ``hints``: a step kind or flag -> a longer word on
+    what it is or when it comes, for the builder's buttons; ``labels``: an ``on`` label -> when the answer
+    comes, with ``{actor}``; ``suggest``: a free-text field of a step -> the
+    values players mostly give it (each offered as a step of its own);
+    ``provokes``: how a stated provocation reads,
+    with ``{mover}`` and ``{who}``; ``reasons``: reason code -> the
+    sentence a player would say of the refusal."""
+
+    kinds: dict = field(default_factory=dict)
+    moves: dict = field(default_factory=dict)
+    budgets: dict = field(default_factory=dict)
+    flags: dict = field(default_factory=dict)
+    hints: dict = field(default_factory=dict)
+    labels: dict = field(default_factory=dict)
+    suggest: dict = field(default_factory=dict)
+    provokes: str = "{mover} provokes {who}"
+    reasons: dict = field(default_factory=dict)
+
+    def reason(self, code):
+        """The player's sentence for a refusal's reason code, or None."""
+        return self.reasons.get(code) or SHARED_REASONS.get(code)
+
+
+# When a readied action fires, in words: its step's name says it (the step
+# format has no field the rules check for it yet).
+READY_WHEN = ("enters {who}'s reach", "leaves {who}'s reach", "attacks", "moves",
+              "casts a spell", "speaks", "starts its turn")
+
+# The shared guards' refusals (fsm.rulesets.common) in a player's words.
+SHARED_REASONS = {
+    "action-in-progress": "{pending} has not taken effect yet: one thing at a time",
+    "own-action-in-progress": "{own} has not taken effect yet: {actor}'s actions come one "
+                              "after another",
+    "unresolved-above": "{above} takes effect before anything else answers {trigger}",
+    "not-on-top": "{trigger} is what waits to take effect, and it is not {actor}'s",
+    "nothing-pending": "nothing is waiting to take effect",
+    "between-parts": "{trigger} is between two parts: it goes on before anything takes "
+                     "effect",
+    "no-part-resolved": "{trigger} has not finished its current part",
+    "no-trigger": "there is nothing for it to answer now",
+    "trigger-passed": "it is too late: {trigger} can no longer be answered",
+}

@@ -1,0 +1,405 @@
+"""What the live checker's builder offers at the moment a scenario has
+reached, in a player's words (:mod:`.words`), grouped the way players think
+of a moment at the table:
+
+* what waits to take effect: it takes effect, goes on to its next part, is
+  lost (the ruleset's own stack moves), or plays on to its end in one click;
+* the answers to each trigger still open, for every combatant, each with the
+  verdict it would get (a refused one disabled, with its reason), and the
+  answers that fit once what waits has taken effect, or once an earlier
+  move is said to leave the answerer's reach (no grid: a stated
+  ``provokes``);
+* the active combatant's turn: its actions (after its own action takes
+  effect, when that is what stands in the way), the end of its turn, and
+  skipping to someone's next turn;
+* what anyone may do now (an event, another combatant's free action);
+* the rest, refused, folded away with its reason.
+
+Each choice holds the steps one click adds (and any change to an earlier
+step), the verdict the machine gives its last step, and the fields its
+details form offers. Every kind, variant and field is read from the ruleset:
+its step kinds and their classes, its step specs and scene words, the
+answer variants its explorer tries, its words.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..engine.frames import TURN_KINDS
+from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
+from ..engine.steps import COST_RANGE
+from ..errors import FsmError
+from ..report import why
+from .fields import step_fields
+from .words import Namer, capital, find, next_owner, top_unresolved
+
+PAST_TRIGGERS = 4                 # frames that left the stack, most recent first, offered
+DEEP = 3                          # unresolved frames, from the top, offered to play on to
+LONGEST = 24                      # steps a "plays on to its end" may add
+
+
+class Menu:
+    """The choices for one encounter (``enc``, replayed from ``doc``)."""
+
+    def __init__(self, enc, doc):
+        self.enc, self.doc, self.rs = enc, doc, enc.ruleset
+        self.namer = Namer(self.rs, doc)
+        self.order = list(enc.order)
+        self.scene = bool(enc.scene)
+
+    # -- trying steps ----------------------------------------------------------------
+
+    def _try(self, steps):
+        """The verdict of the last of ``steps`` played now, each before it
+        allowed (None if one is not); nothing changes."""
+        enc = self.enc
+        snap, seen = enc.snapshot(), enc.steps_seen
+        try:
+            for step in steps[:-1]:
+                if enc.step(step).verdict == "rejected":
+                    return None
+            return enc.step(steps[-1])
+        except FsmError:             # a step that cannot be read here is not offered
+            return None
+        finally:
+            enc.restore(snap)
+            enc.steps_seen = seen
+
+    def choice(self, steps, label, *, who=None, fields=(), hint="", edits=(), key="",
+               verdict=None):
+        v = verdict or self._try(steps)
+        if v is None:
+            return None
+        last = steps[-1]
+        extra = [{"name": "ruling", "type": "choice", "choices": ["allow", "deny"],
+                  "label": "the GM rules"}] if v.verdict == "gm" and len(steps) == 1 else []
+        return {"steps": steps, "edits": list(edits), "label": label, "who": who or "",
+                "key": key or _key(last), "verdict": v.verdict, "reason": v.reason,
+                "say": self.namer.say(self.enc, last, v), "why": why(v), "says": v.says or "",
+                "rules": list(v.rules), "fields": list(fields) + extra, "hint": hint,
+                "title": self.namer.title(self.enc, last) if len(steps) == 1 else "",
+                "kind": last.get("do"), "actor": last.get("actor") or "",
+                "to": last.get("to") or ""}
+
+    # -- the groups ------------------------------------------------------------------
+
+    def groups(self) -> list:
+        out, rest = [], []
+        top = top_unresolved(self.enc)
+        if top is not None:
+            out.append({"id": "waiting", "title": f"{self.namer.frame(top)}: what happens to it",
+                        "choices": self._stack(top)})
+        for fid, words in self._triggers():
+            allowed, refused = self._answers(fid, top)
+            owner = getattr(find(self.enc, fid), "owner", None)
+            rest += [c for c in refused if c["actor"] == owner]      # its own, seldom asked
+            refused = [c for c in refused if c["actor"] != owner]
+            group = {"id": "answers", "trigger": fid, "title": f"Answers to {words}",
+                     "choices": allowed + refused}
+            if allowed or fid == (top.id if top else None):
+                out.append(group)
+            else:
+                rest += refused
+        turn, anyone, others = self._turn(top)
+        out.append({"id": "turn", "title": f"{self.namer.who(next_owner(self.enc))}'s turn",
+                    "choices": turn})
+        if anyone:
+            out.append({"id": "anyone", "title": "Anyone, now", "choices": anyone})
+        out.append({"id": "rest", "title": "Not now", "folded": True,
+                    "choices": [c for c in rest + others if c]})
+        for g in out:
+            g["choices"] = [c for c in g["choices"] if c]
+        return out
+
+    def _stack(self, top) -> list:
+        """Resolve, continue and the ruleset's own stack moves, then playing on."""
+        out, seen = [], set()
+        for kind in self.rs.player_steps:
+            if kind in self.rs.stack_moves:
+                c = self.choice([{"do": kind}], self._move_label(kind, top_unresolved(self.enc)))
+                if c and c["verdict"] != "rejected":
+                    out.append(c)
+                    seen.add(json.dumps(c["steps"]))
+        for n, fid in enumerate([f.id for f in self._unresolved()]):
+            for steps, label in self._play_on(find(self.enc, fid), n == 0):
+                if json.dumps(steps) not in seen:
+                    seen.add(json.dumps(steps))
+                    out.append(self.choice(steps, label, key=f"on:{f.id}:{len(steps)}"))
+        return out
+
+    def _move_label(self, kind, top) -> str:
+        part = self.namer.part(top)
+        if kind == RESOLVE:
+            if top.parts > 1:
+                return f"{part.capitalize()} {top.done + 1} of {top.parts} takes effect"
+            return "It takes effect"
+        if kind == CONTINUE:
+            return f"It goes on: {part} {top.done + 1} begins"
+        move = self.rs.words.moves.get(kind)
+        return (move.split(":")[0].replace("{frame}", "it") if move else
+                self.namer.noun(kind)).capitalize()
+
+    def _unresolved(self) -> list:
+        """The frames still to take effect, from the top of the stack down."""
+        out = []
+        for f in reversed(self.enc.stack):
+            if f.outcome is None and f.kind not in TURN_KINDS and f not in out:
+                out.append(f)
+        return out[:DEEP]
+
+    def _play_on(self, f, on_top) -> list:
+        """(steps, label) that play the stack on until ``f`` has its next
+        part begun, and until it is done."""
+        out, part, fid = [], self.namer.part(f), f.id
+        first = "" if on_top else f"{self.namer.frame(f)}: "
+        above = "" if on_top else " (what is above it takes effect first)"
+        steps, done = self._until(f, next_part=True)
+        f = find(self.enc, fid)
+        if steps and len(steps) > 1:
+            out.append((steps, capital(f"{first}{part} {done} takes effect, {part} {done + 1} "
+                                       f"begins{above}")))
+        steps, _ = self._until(f)
+        f = find(self.enc, fid)
+        if steps and (len(steps) > 1 or not on_top):
+            out.append((steps, capital(f"{first}it plays on to its end{above}")))
+        return out
+
+    def _until(self, f, next_part=False):
+        """(the resolves and continues that finish ``f``, or begin its next
+        part, each allowed; the parts of ``f`` then done): (None, 0) when there
+        are none or one is refused."""
+        enc, steps = self.enc, []
+        snap, seen = enc.snapshot(), enc.steps_seen
+        try:
+            for _ in range(LONGEST):
+                g = find(enc, f.id)
+                if g is None or g.outcome is not None:
+                    return steps or None, f.parts
+                top = top_unresolved(enc)
+                if top is None:
+                    return None, 0
+                if next_part and top is g and g.between_parts:
+                    kind = CONTINUE
+                elif top.between_parts:
+                    kind = CONTINUE
+                else:
+                    kind = RESOLVE
+                if enc.step({"do": kind}).verdict == "rejected":
+                    return None, 0
+                steps.append({"do": kind})
+                if next_part and kind == CONTINUE and top is g:
+                    return steps, g.done
+            return None, 0
+        except FsmError:
+            return None, 0
+        finally:
+            enc.restore(snap)
+            enc.steps_seen = seen
+
+    def _triggers(self) -> list:
+        """(what an answer's ``to`` names, the trigger in words) of every
+        trigger an answer could name now: the frames on the stack, top
+        first, the turn's moments, and the frames that left it most recently."""
+        enc, out, seen = self.enc, [], set()
+        for f in reversed(enc.stack):
+            to = f.kind if f.kind in ("turn-start", "turn-end") else f.id
+            if to not in seen:
+                seen.add(to)
+                out.append((to, self.namer.frame(f)))
+        added = 0
+        for fid in reversed(enc.past_order):
+            f = enc.past.get(fid)
+            if added == PAST_TRIGGERS:
+                break
+            if f is None or f.id in seen or f.kind in ("turn-start", "turn-end"):
+                continue
+            seen.add(f.id)
+            added += 1
+            out.append((f.id, self.namer.frame(f)))
+        return out
+
+    def _answers(self, to, top) -> tuple:
+        """The answers to trigger ``to``: for every combatant each answer kind
+        and its variants (allowed or not), and where a refused one would be
+        allowed once the pending action takes effect, or once the trigger is
+        said to provoke the answerer, that too."""
+        allowed, refused = [], []
+        for cid in self.order:
+            for kind in self.rs.player_steps:
+                if kind not in self.rs.answer_kinds:
+                    continue
+                for extra, words in self._variants(kind) + self._labels(to):
+                    step = {"actor": cid, "do": kind, "to": to, **extra}
+                    label = self.namer.noun(kind) + (f", {words}" if words else "")
+                    c = self.choice([step], label, who=self.namer.who(cid),
+                                    fields=self.fields(kind, answer=True),
+                                    hint=self._hint(kind, extra))
+                    if c is None:
+                        continue
+                    if c["verdict"] != "rejected":
+                        allowed.append(c)
+                        continue
+                    refused.append(c)
+                    better = self._after_top(step, top) or self._provoked(step, cid)
+                    if better:
+                        allowed.append({**better, "label": label + better.pop("also"),
+                                        "who": self.namer.who(cid),
+                                        "fields": self.fields(kind, answer=True)})
+        return allowed, refused
+
+    def _variants(self, kind) -> list:
+        """([fields, words]) of an answer: plain, and each variant the ruleset's
+        explorer tries (a flag, an ``on`` label on a grid)."""
+        out = [({}, "")]
+        explore = self.rs.explore
+        tried = list(explore.answer_variants) if explore else []
+        if explore and self.scene:
+            tried += [v for v in explore.grid_answers if all(k != "steps" for k, _ in v[1])]
+        for k, fields in tried:
+            if k != kind:
+                continue
+            extra = dict(fields)
+            if not all(isinstance(v, (str, bool, int)) for v in extra.values()):
+                continue
+            out.append((extra, ", ".join(self.namer.details(extra))))
+        return out
+
+    def _labels(self, to) -> list:
+        """([fields, words]) answering each trigger label the frame presents
+        (a PF2 trait), when it presents more than the default one."""
+        f = find(self.enc, to)
+        labels = [label for label in (f.labels if f is not None else ()) if label]
+        return [({"on": label}, ", ".join(self.namer.details({"on": label})))
+                for label in labels]
+
+    def _hint(self, kind, extra) -> str:
+        hints = self.rs.words.hints
+        return "; ".join(h for h in [hints.get(kind)] + [hints.get(k) for k in extra] if h)
+
+    def _after_top(self, step, top):
+        """The choice of ``step`` once the pending ``top`` has taken effect, if
+        that makes it allowed."""
+        top = top_unresolved(self.enc)       # afresh: a try leaves copies of the frames
+        if top is None or not top.pending:
+            return None
+        c = self.choice([{"do": RESOLVE}, step], "", key=_key(step) + ":after")
+        if c is None or c["verdict"] == "rejected":
+            return None
+        part = f"{self.namer.part(top)} {top.done + 1}" if top.parts > 1 else "it"
+        what = self.namer.frame(top) if top.parts == 1 else f"{part} of {self.namer.frame(top)}"
+        return {**c, "also": f", once {what} has taken effect"}
+
+    def _provoked(self, step, cid):
+        """An opportunity answer refused as not provoked, without a grid:
+        allowed once the trigger's step says it provokes ``cid``."""
+        if self.scene or step.get("to") is None:
+            return None
+        f = find(self.enc, step["to"])
+        steps = self.doc.get("steps") or []
+        if f is None or not 0 < f.step <= len(steps) or f.owner == cid:
+            return None
+        made = steps[f.step - 1]
+        if not isinstance(made, dict) or cid in (made.get("provokes") or ()):
+            return None
+        v = self.enc.try_step(step)
+        if v.reason != "not-provoked":
+            return None
+        from ..scenario import replay
+        doc = json.loads(json.dumps(self.doc))
+        doc["steps"][f.step - 1]["provokes"] = [*(made.get("provokes") or ()), cid]
+        try:
+            again = replay(doc, "scenario").encounter.try_step(step)
+        except FsmError:
+            return None
+        if again.verdict == "rejected":
+            return None
+        words = (self.rs.words.provokes if f.moving else "{mover}'s action provokes {who}") \
+            .format(mover=self.namer.who(f.owner), who=self.namer.who(cid))
+        c = self.choice([step], "", verdict=again, key=_key(step) + ":provoked",
+                        edits=[{"index": f.step, "provokes": cid}])
+        return {**c, "also": f": {words}"}
+
+    def _turn(self, top) -> tuple:
+        """(the active combatant's turn, what anyone may do now, the rest refused)."""
+        enc, active = self.enc, next_owner(self.enc)
+        turn, anyone, others = [], [], []
+        for cid in self.order:
+            for kind in self.rs.player_steps:
+                if kind in self.rs.stack_moves or kind in self.rs.answer_kinds or kind == EVENT:
+                    continue
+                if kind == END_TURN and cid != active:
+                    continue
+                spec = self.rs.spec_of.get(kind)
+                for c, step in self._turn_choices(kind, cid, active, spec):
+                    if cid == active:
+                        turn.append(c)
+                        if c["verdict"] == "rejected":
+                            better = self._after_top(step, top)
+                            if better:
+                                turn.append({**better, "label": c["label"] + better.pop("also"),
+                                             "who": c["who"], "fields": c["fields"]})
+                    elif c["verdict"] != "rejected":
+                        anyone.append(c)
+                    else:
+                        others.append(c)
+        turn += self._skips()
+        anyone.append(self.choice([{"do": EVENT}], "Something happens (a trap, a fall, "
+                                  "a spell's effect)", fields=self.fields(EVENT)))
+        return turn, anyone, others
+
+    def _turn_choices(self, kind, cid, active, spec) -> list:
+        """(choice, step) of a turn's step: one per cost when it has a cost
+        (a two-action activity), else one, and one per value the ruleset's
+        words suggest for a free-text field (what is readied)."""
+        variants = [{}]
+        if spec is not None and spec.cost_field:
+            variants = [{"cost": n} for n in range(COST_RANGE[0], COST_RANGE[1] + 1)]
+        for name in spec.text_fields if spec is not None and cid == active else ():
+            variants += [{name: value} for value in self.rs.words.suggest.get(name, ())]
+        if cid != active:
+            variants = variants[:1]
+        out = []
+        for extra in variants:
+            step = {"do": kind} if kind == END_TURN else {"actor": cid, "do": kind}
+            label = f"End {self.namer.who(next_owner(self.enc))}'s turn" if kind == END_TURN \
+                else self.namer.noun(kind)
+            step.update(extra)
+            if extra:
+                label += f" ({', '.join(self.namer.details(extra))})"
+            c = self.choice([step], capital(label) if cid == active else label,
+                            who=self.namer.who(cid), fields=self.fields(kind),
+                            hint=self.rs.words.hints.get(kind, ""))
+            if c is not None:
+                out.append((c, step))
+        return out
+
+    def _skips(self) -> list:
+        """Ending turns until each other combatant's turn starts (two turns
+        or more: one is "End the turn")."""
+        enc, out, steps = self.enc, [], []
+        snap, seen = enc.snapshot(), enc.steps_seen
+        try:
+            for _ in range(len(self.order)):
+                if enc.step({"do": END_TURN}).verdict == "rejected":
+                    break
+                steps.append({"do": END_TURN})
+                nxt = self.order[(self.order.index(enc.active) + 1) % len(self.order)]
+                if len(steps) > 1:
+                    out.append((list(steps), nxt))
+        finally:
+            enc.restore(snap)
+            enc.steps_seen = seen
+        return [self.choice(s, f"Skip to {self.namer.who(who)}'s "
+                            f"{'next ' if who == next_owner(self.enc) else ''}turn "
+                            f"({len(s)} turns end)", key=f"skip:{who}") for s, who in out]
+
+    def fields(self, kind, answer=False) -> list:
+        return step_fields(self.rs, kind, list(self.enc.fighters), self.namer.who,
+                           self.scene, answer)
+
+
+def _key(step) -> str:
+    """A choice's stable name for the page (and its tests)."""
+    return ":".join(str(step.get(k, "")) for k in ("actor", "do", "to")) + "".join(
+        f":{k}={v}" for k, v in sorted(step.items()) if k not in ("actor", "do", "to"))

@@ -1,0 +1,188 @@
+// The builder's choices: what may happen now, grouped as fsm.site.menu groups
+// them (what waits to take effect, the answers to each trigger, the active
+// combatant's turn, anyone, the rest folded), each a button with the verdict
+// the machine would give it, a refused one disabled with its reason; and the
+// details form of a step.
+(function () {
+  'use strict';
+  const B = window.fsmB = window.fsmB || {};
+  const el = B.el;
+
+  function button(c, add, open) {
+    const b = el('button', { type: 'button', class: 'choice verdict-' + c.verdict,
+      disabled: c.verdict === 'rejected', title: c.hint || c.say,
+      dataset: { key: c.key, kind: c.kind, actor: c.actor, to: c.to, verdict: c.verdict,
+        reason: c.reason || '', steps: JSON.stringify(c.steps), edits: JSON.stringify(c.edits) } },
+    c.label + (c.verdict === 'gm' ? ' (the GM decides)' : ''));
+    const needs = c.fields.some((f) => f.required && !(f.name in c.steps[c.steps.length - 1]));
+    b.dataset.form = needs ? '1' : '';
+    b.addEventListener('click', () => (needs ? open(c) : add(c)));
+    return b;
+  }
+
+  function more(c, open) {
+    const d = el('button', { type: 'button', class: 'more', title: c.label + ': give its details',
+      'aria-label': c.label + ', with details', dataset: { details: c.key } }, '\u2026');
+    d.addEventListener('click', () => open(c));
+    return d;
+  }
+
+  function refusal(c, add, open) {
+    const li = el('li', { dataset: { key: c.key } });
+    li.appendChild(button(c, add, add));
+    li.appendChild(el('span', { class: 'why' }, ' ' + c.say + ' '));
+    const anyway = el('button', { type: 'button', class: 'anyway', dataset: { key: c.key } }, 'ask it anyway');
+    anyway.addEventListener('click', () => add(c));
+    li.appendChild(anyway);
+    if (c.fields.some((f) => f.name !== 'name')) { li.appendChild(more(c, open)); }
+    return li;
+  }
+
+  // A row of choices: the allowed ones as buttons, the refused ones listed
+  // under them with their reasons.
+  function line(choices, add, open, into) {
+    const row = el('span', { class: 'allowed' });
+    const refused = el('ul', { class: 'refused' });
+    choices.forEach((c) => {
+      if (c.verdict === 'rejected') { refused.appendChild(refusal(c, add, open)); return; }
+      row.appendChild(button(c, add, open));
+      if (c.fields.some((f) => f.name !== 'name')) { row.appendChild(more(c, open)); }
+    });
+    into.appendChild(row);
+    if (refused.children.length) { into.appendChild(refused); }
+  }
+
+  B.drawChoices = function (m, box, add, open) {
+    box.textContent = '';
+    m.groups.forEach((g) => {
+      const sec = g.folded ? el('details', { class: 'group', dataset: { group: g.id } })
+        : el('section', { class: 'group', dataset: { group: g.id, trigger: g.trigger || '' } });
+      sec.appendChild(g.folded ? el('summary', {}, g.title + ' (' + g.choices.length + '): what may not happen, and why')
+        : el('h3', {}, g.title));
+      if (g.id === 'answers' || g.folded) {        // a line per combatant
+        const whos = [];
+        g.choices.forEach((c) => { if (whos.indexOf(c.who) < 0) { whos.push(c.who); } });
+        whos.forEach((who) => {
+          const div = el('div', { class: 'who-row', dataset: { who: who } });
+          div.appendChild(el('strong', {}, (who || 'Anyone') + ':'));
+          line(g.choices.filter((c) => c.who === who), add, open, div);
+          sec.appendChild(div);
+        });
+      } else {
+        const div = el('div', { class: 'who-row' });
+        line(g.choices, add, open, div);
+        sec.appendChild(div);
+      }
+      box.appendChild(sec);
+    });
+  };
+
+  // The details form of a choice: quick buttons (a count, a flag, an attack
+  // at someone) that add it at once, and every field with Add.
+  B.openForm = function (m, c, form, add) {
+    const path = [];
+    form.textContent = '';
+    form.hidden = false;
+    form.appendChild(el('h3', {}, (c.who ? c.who + ': ' : '') + c.label));
+    form.appendChild(el('p', { class: 'hint' }, c.say + (c.hint ? ' (' + c.hint + ')' : '')));
+    const quick = el('p', { class: 'quick' });
+    const fields = el('div');
+    function collect(extra) {
+      const step = Object.assign({}, c.steps[c.steps.length - 1]);
+      form.querySelectorAll('[data-field]').forEach((i) => {
+        const name = i.dataset.field;
+        if (i.dataset.flag) { if (i.checked) { step[name] = true; } return; }
+        if (i.tagName === 'SELECT') { if (i.value !== '') { step[name] = JSON.parse(i.value); } return; }
+        if (!i.value.trim()) { return; }
+        step[name] = i.dataset.labels ? i.value.split(',').map((s) => s.trim()).filter(Boolean) : i.value.trim();
+      });
+      const whom = form.querySelector('[data-when-who]'), what = form.querySelector('[data-when-what]');
+      if (whom && what && what.value) {      // the readied action's trigger, in its name
+        const fires = 'when ' + whom.value + ' ' + what.value.replace('{who}', c.who || 'its');
+        step.name = step.name ? step.name + ', ' + fires : 'readied for ' + fires;
+      }
+      const targets = Array.from(form.querySelectorAll('[data-target]')).filter((i) => i.checked).map((i) => i.dataset.target);
+      if (targets.length) { step.targets = targets; }
+      if (path.length) { step.path = path.slice(); }
+      Object.assign(step, extra || {});
+      return { op: 'add-steps', steps: c.steps.slice(0, -1).concat([step]), edits: c.edits };
+    }
+    function quickly(label, extra) {
+      const b = el('button', { type: 'button', dataset: { quick: JSON.stringify(extra) } }, label);
+      b.addEventListener('click', () => add(collect(extra)));
+      quick.appendChild(b);
+    }
+    const last = c.steps[c.steps.length - 1];
+    c.fields.forEach((f) => {
+      const id = 'b-field-' + f.name;
+      const p = el('p');
+      p.appendChild(el('label', { for: id }, f.label + ' '));
+      if (f.type === 'text' || f.type === 'labels') {
+        p.appendChild(el('input', { id: id, type: 'text', dataset: { field: f.name, labels: f.type === 'labels' ? '1' : null } }));
+      }
+      if (f.type === 'flag') {
+        p.appendChild(el('input', { id: id, type: 'checkbox', dataset: { field: f.name, flag: '1' } }));
+        if (f.hint) { p.appendChild(el('span', { class: 'hint' }, ' ' + f.hint)); }
+        if (f.name !== 'shift') { quickly(f.label, { [f.name]: true }); }
+      }
+      if (f.type === 'count') {
+        if (f.quick !== false) { f.choices.forEach((v) => quickly(v + ' ' + f.label, { [f.name]: v })); }
+        const s = el('select', { id: id, dataset: { field: f.name } });
+        if (!f.required) { s.appendChild(el('option', { value: '' }, 'one')); }
+        f.choices.forEach((v) => s.appendChild(el('option', { value: JSON.stringify(v), selected: last[f.name] === v }, String(v))));
+        p.appendChild(s);
+      }
+      if (f.type === 'choice') {
+        const s = el('select', { id: id, dataset: { field: f.name } });
+        s.appendChild(el('option', { value: '' }, '(none)'));
+        f.choices.forEach((v, k) => s.appendChild(el('option', { value: JSON.stringify(v), selected: last[f.name] === v }, (f.words || f.choices)[k])));
+        p.appendChild(s);
+      }
+      if (f.type === 'when') {
+        const whom = el('select', { id: id, 'aria-label': 'who', dataset: { whenWho: '1' } });
+        f.words.forEach((w) => whom.appendChild(el('option', { value: w }, w)));
+        whom.appendChild(el('option', { value: 'someone' }, 'someone'));
+        const what = el('select', { 'aria-label': 'does what', dataset: { whenWhat: '1' } });
+        what.appendChild(el('option', { value: '' }, '(not said)'));
+        f.choices.forEach((w) => what.appendChild(el('option', { value: w }, w.replace('{who}', c.who || 'its'))));
+        p.appendChild(whom);
+        p.appendChild(what);
+      }
+      if (f.type === 'text' && f.suggest && f.suggest.length) {
+        f.suggest.forEach((v) => quickly(f.label + ' ' + v, { [f.name]: v }));
+      }
+      if (f.type === 'targets') {
+        f.choices.forEach((t, k) => {
+          const l = el('label');
+          l.appendChild(el('input', { type: 'checkbox', dataset: { target: t } }));
+          l.appendChild(document.createTextNode(' ' + f.words[k] + ' '));
+          p.appendChild(l);
+          const attacks = c.fields.find((x) => x.name === 'attack');
+          if (attacks && t !== last.actor) {
+            attacks.choices.forEach((a) => quickly(a + ' attack at ' + f.words[k], { attack: a, targets: [t] }));
+          }
+        });
+      }
+      if (f.type === 'path') {
+        p.dataset.path = '1';
+        const chosen = form.querySelector('#b-field-actor');
+        B.path(m, p, () => last.actor || (chosen && chosen.value ? JSON.parse(chosen.value) : null), f.jump, path);
+      }
+      fields.appendChild(p);
+    });
+    form.appendChild(quick);
+    form.appendChild(fields);
+    const addIt = el('button', { type: 'button', id: 'b-add' }, 'Add this step');
+    addIt.addEventListener('click', () => add(collect()));
+    form.appendChild(addIt);
+    if (c.fields.some((f) => f.name === 'shift')) {
+      const shift = el('button', { type: 'button', id: 'b-add-shift' }, 'Add it as a shift');
+      shift.addEventListener('click', () => add(collect({ shift: true })));
+      form.appendChild(shift);
+    }
+    const cancel = el('button', { type: 'button' }, 'Cancel');
+    cancel.addEventListener('click', () => { form.hidden = true; form.textContent = ''; });
+    form.appendChild(cancel);
+    form.scrollIntoView({ block: 'nearest' });
+  };
+}());
