@@ -64,14 +64,15 @@ def test_the_report_gives_each_rules_status(tmp_path, capsys):
     assert doc["rules"]["4E-INTERRUPT"]["status"] == "fails"
     assert doc["rules"]["4E-INTERRUPT"]["failed"] == [target]
     assert doc["rules"]["PF2-THREE-ACTIONS"]["status"] == "conforms"
-    assert doc["headline"].startswith("fails the fsm suite, format 1: 1 vector(s), 1 rule(s): "
-                                      "4E-INTERRUPT;")
+    assert doc["headline"].startswith("fails the fsm suite, format 1: 1 vector(s) failed, "
+                                      "charged to 1 rule(s): 4E-INTERRUPT;")
+    assert doc["rules"]["4E-INTERRUPT"]["charged"] == [target]
     assert _last_line(err) == "3 passed, 1 failed, 0 skipped"
     page = report.read_text(encoding="utf-8")
     assert "<title>Conformance of" in page and target in page
     md = tmp_path / "report.md"
     main(["conformance", *FEW, "--report", str(md)])
-    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 |  |" in md.read_text(encoding="utf-8")
+    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 | 0 |  |" in md.read_text(encoding="utf-8")
 
 
 def test_a_wrong_verdict_fails_the_vector_only(capsys):
@@ -385,11 +386,16 @@ def test_the_readme_plugin_example_passes_for_an_engine_of_verdicts_and_reasons(
                                          ("shift-provokes", ["4E-OPP-TRIGGER", "4E-SCENE-GRID"])])
 def test_an_engine_with_one_broken_rule_is_reported_failing_that_rule_only(mode, broken,
                                                                             capsys):
-    """The report blames the rules of the failing step's deciding check, not
-    every rule its vector covers, and never says "conforms" while a vector fails."""
+    """The report charges the failures to the rules of the failing step's
+    deciding check, not to every rule its vectors cover; no rule a failed
+    vector covers conforms; the report never says "conforms" while a vector fails."""
     assert main(["conformance", "--program", f"{FAKE} {mode}", "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    assert sorted(r for r, e in doc["rules"].items() if e["status"] == "fails") == broken
+    assert sorted(r for r, e in doc["rules"].items() if e["charged"]) == broken
+    failed = {o["id"] for o in doc["outcomes"] if o["status"] == "failed"}
+    for rid, e in doc["rules"].items():
+        assert (e["status"] == "fails") == bool(set(e["failed"]) & failed), rid
+        assert e["status"] != "conforms" or not set(e["passed"]) & failed
     assert doc["headline"].startswith("fails the fsm suite")
 
 

@@ -92,8 +92,12 @@ vector, the engine is restarted and the run goes on. An engine that fails its
 handshake fails every vector, said in one line.
 
 The last line is always: N passed, N failed, N skipped.
-exit status: 0 no vector failed, 1 some failed, 2 bad input (a --program that
-cannot be started at all: no such program, a command line that does not parse).
+The engine's hello is checked first: a ruleset, option, option value, step
+kind, step field, fact, report or feature the suite does not know is a
+handshake failure, in one line naming the nearest known name.
+exit status: 0 no vector failed and some ran, 1 some failed or none ran (every
+vector skipped), 2 bad input (a --program that cannot be started at all: no
+such program, a command line that does not parse).
 examples:
   fsm conformance
   fsm conformance spec/vectors --program "fsm serve" --junit report.xml
@@ -206,7 +210,16 @@ def cmd_conformance(args) -> int:
         if args.verbose or args.report:
             print(compat.headline(outcomes, vectors))
         print(C.summary(outcomes))
-    return 1 if any(o.status == C.FAIL for o in outcomes) else 0
+    if any(o.status == C.FAIL for o in outcomes):
+        return 1
+    if not any(o.status == C.PASS for o in outcomes):
+        why = sorted({o.message for o in outcomes})
+        print("fsm conformance: nothing was tested: every vector was skipped"
+              + (f" ({safe(why[0])}" + (f", and {len(why) - 1} other reason(s))"
+                                        if len(why) > 1 else ")") if why else ""),
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 def _no_handshake(outcomes) -> bool:

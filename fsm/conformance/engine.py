@@ -21,6 +21,7 @@ import uuid
 
 from ..errors import EngineError, EngineNotStarted
 from ..io import jsonsafe
+from .hello import check as check_hello
 from .vectors import (FAIL, FORMAT, PASS, PROTOCOL, SKIP, Outcome, invalid, judge,
                       public_vector, unsupported)
 
@@ -108,6 +109,9 @@ class Engine:
             raise EngineError(f"the engine's hello is not the protocol's: {problem}")
         if hello.get("format") != FORMAT:
             raise EngineError(f"the engine speaks format {hello.get('format')!r}, not {FORMAT}")
+        problem = check_hello(hello)
+        if problem:
+            raise EngineError(f"the engine's hello: {problem}")
         self.hello = hello
         return hello
 
