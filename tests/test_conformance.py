@@ -389,7 +389,8 @@ def test_an_engine_with_one_broken_rule_is_reported_failing_that_rule_only(mode,
     """The report charges the failures to the rules of the failing step's
     deciding check, not to every rule its vectors cover; no rule a failed
     vector covers conforms; the report never says "conforms" while a vector fails."""
-    assert main(["conformance", "--program", f"{FAKE} {mode}", "--json"]) == 1
+    fourth = [str(p) for p in sorted(VECTORS.glob("4e-*.json"))]
+    assert main(["conformance", *fourth, "--program", f"{FAKE} {mode}", "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert sorted(r for r, e in doc["rules"].items() if e["charged"]) == broken
     failed = {o["id"] for o in doc["outcomes"] if o["status"] == "failed"}
@@ -496,3 +497,85 @@ def test_a_vector_whose_expectation_is_malformed_is_bad_input(tmp_path, expect, 
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["conformance", str(path)]) == 2
     assert capsys.readouterr().err.strip() == f"{path}: step 2: {says}"
+
+
+# -- what a hello may say ----------------------------------------------------------------
+
+HELLO_ENGINE = ROOT / "tests" / "engines" / "hello_engine.py"
+
+
+def _with_hello(hello: dict) -> str:
+    return f"{sys.executable} {HELLO_ENGINE} '{json.dumps(hello)}'"
+
+
+@pytest.mark.parametrize("hello,words", [
+    ({"rulesets": {"pf2": {}}}, "unknown ruleset 'pf2' (did you mean 'pf2e'?)"),
+    ({"rulesets": {}}, "names no ruleset"),
+    ({"rulesets": {"pf2e": {"options": {"mod": ["encounter"]}}}},
+     "unknown option 'mod' (did you mean 'mode'?)"),
+    ({"rulesets": {"pf2e": {"options": {"mode": ["encountre"]}}}},
+     "(did you mean 'encounter'?)"),
+    ({"rulesets": {"dnd4e": {"options": {"readied_as": "integer-or-null"}}}}, "not integers"),
+    ({"rulesets": {"pf2e": {"steps": ["acton"]}}}, "unknown step kind 'acton'"),
+    ({"rulesets": {"pf2e": {"fields": ["cots"]}}}, "unknown step field 'cots'"),
+    ({"facts": ["budget"]}, "unknown fact 'budget' (did you mean 'budgets'?)"),
+    ({"facts": ["budgets.reactoin"]}, "unknown budget 'reactoin'"),
+    ({"features": ["scenes"]}, "unknown feature 'scenes' (did you mean 'scene'?)"),
+])
+def test_a_hello_naming_what_the_suite_does_not_know_fails_in_one_line(hello, words, capsys):
+    """A misspelt ruleset, option, value, step kind, field, fact or feature is a
+    handshake failure in one line naming the nearest known name: never a run
+    of skipped vectors that exits 0."""
+    assert main(["conformance", *FEW, "--program", _with_hello(hello)]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 2 and out[0].startswith("FAIL handshake: the engine's hello: "), out
+    assert words in out[0]
+
+
+def test_fuzzing_with_a_misspelt_hello_is_one_line(capsys):
+    """--fuzz on a hello naming an unknown ruleset: one line, exit 1, no traceback."""
+    pytest.importorskip("hypothesis")
+    assert main(["conformance", "--fuzz", "5", "--program",
+                 _with_hello({"rulesets": {"pf2": {}}})]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown ruleset 'pf2'" in err[0]
+
+
+def test_a_run_that_tested_nothing_exits_1_and_says_so(capsys):
+    """Every vector skipped (a ruleset the vectors do not use) is not a pass."""
+    hello = {"rulesets": {"dnd5e": {}}}
+    pf2 = [str(VECTORS / "pf2-three-actions.json")]
+    assert main(["conformance", *pf2, "--program", _with_hello(hello), "--report",
+                 "/dev/null"]) == 1
+    out, err = capsys.readouterr()
+    assert "nothing was tested: every vector was skipped (ruleset pf2e not supported)" in err
+    assert "tested nothing of the fsm suite" in out
+
+
+def test_a_vector_beyond_the_declared_steps_is_skipped_and_the_headline_says_so(capsys):
+    """A hello listing the step kinds it models skips the vectors that need
+    others, with the step and kind, and the headline counts the rules left
+    untested: leaving kinds out never buys a clean headline."""
+    hello = {"rulesets": {"dnd5e": {"steps": ["action", "move", "resolve", "end-turn",
+                                              "reaction", "event"]}}}
+    assert main(["conformance", "--program", _with_hello(hello), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    skips = [o["message"] for o in doc["outcomes"] if o["status"] == "skipped"
+             and "which the engine does not model" in o["message"]]
+    assert any("'counter' step" in m for m in skips) and \
+        any("'opportunity' step" in m for m in skips)
+    assert "untested: outside its declared support" in doc["headline"]
+    left = [r for r, e in doc["rules"].items() if e["outside_support"]]
+    assert left and all(r.startswith("5E") for r in left)
+
+
+def test_budgets_may_be_declared_one_by_one(capsys):
+    """An engine reporting only its reaction budget is held to the reaction
+    budget and to no other: a wrong action budget it does not report passes,
+    and fails once it reports every budget."""
+    vectors = [str(p) for p in sorted(VECTORS.glob("5e-*.json"))]
+    alone = {"rulesets": {"dnd5e": {}}, "facts": ["budgets.reaction"], "reports": []}
+    assert main(["conformance", *vectors, "--program", _with_hello(alone) + " action"]) == 0
+    whole = dict(alone, facts=["budgets"])
+    assert main(["conformance", *vectors, "--program", _with_hello(whole) + " action"]) == 1
+    assert main(["conformance", *vectors, "--program", _with_hello(alone) + " reaction"]) == 1

@@ -75,9 +75,10 @@ def blamed(outcome, doc) -> tuple:
     step, whatever failed there. Where the reference refuses the step (or
     leaves it to the GM), the ids of the check that decided it; where it
     allows the step and the engine refused it, the ids of the engine's check
-    (found by its reason), else those of the rows the step fired, the
-    machine's before it included (a refresh that came at the wrong moment,
-    a fact that is wrong after the step). When the failure is no step's (a
+    (found by its reason), else the rules the rows the step fired implement,
+    the machine's rows before it included (a refresh that came at the wrong
+    moment, a fact that is wrong after the step, a reason no check of the
+    step gives). When the failure is no step's (a
     crash, a hang, an unreadable answer) or the step could not be replayed,
     the rules the vector declares."""
     declared = tuple(doc.get("rules") or ()) if doc else ()
@@ -107,9 +108,9 @@ def blamed(outcome, doc) -> tuple:
             for g, rules in row.guards:
                 if reasons & {g.reason, g.gm_reason}:
                     out.update(dict.fromkeys(rules))
-    if not out:
+    if not out:                    # what the rows the step fired implement themselves
         for row in fired.rows:
-            out.update(dict.fromkeys(row.rule_ids()))
+            out.update(dict.fromkeys(row.rules))
     return tuple(out) or declared
 
 
