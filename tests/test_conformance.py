@@ -12,7 +12,7 @@ import pytest
 
 from fsm import conformance as C
 from fsm.cli import main
-from fsm.conformance.mistakes import mistakes
+from fsm.conformance.mistakes import mistakes, zoo
 from fsm.conformance.mutation import mutants
 from fsm.conformance.scoring import score
 
@@ -279,10 +279,14 @@ def test_fsm_mutate_reports_k_of_n(capsys):
     with only a few vectors, mutants survive and the exit status is 1."""
     assert main(["mutate", *FEW]) == 1
     lines = capsys.readouterr().out.strip().splitlines()
-    g, m = len(mutants()), len(mistakes())
-    assert re.fullmatch(rf"guards: \d+ of {g}; mistakes: \d+ of {m}", lines[-2])
-    killed, total = re.fullmatch(r"(\d+) of (\d+) mutants killed", lines[-1]).groups()
-    assert int(total) == g + m and 0 < int(killed) < g + m
+    g, m, z = len(mutants()), len(mistakes()), len(zoo())
+    for line, family, n in zip(lines[-4:-1], ("guards", "mistakes", "zoo"), (g, m, z)):
+        assert re.fullmatch(rf"{family}: \d+ of {n} with every fact reported, \d+ of \d+ on "
+                            rf"verdicts alone( \(\d+ no verdict can show\))?", line), line
+    killed, total, bare, shown = re.fullmatch(
+        r"(\d+) of (\d+) mutants killed; on verdicts alone (\d+) of (\d+)", lines[-1]).groups()
+    assert int(total) == g + m + z and 0 < int(killed) < g + m + z
+    assert int(bare) <= int(killed) and int(shown) < int(total)
     assert any(line.startswith("SURVIVES") for line in lines)
 
 
@@ -579,3 +583,38 @@ def test_budgets_may_be_declared_one_by_one(capsys):
     whole = dict(alone, facts=["budgets"])
     assert main(["conformance", *vectors, "--program", _with_hello(whole) + " action"]) == 1
     assert main(["conformance", *vectors, "--program", _with_hello(alone) + " reaction"]) == 1
+
+
+# -- the trackers' mistakes -------------------------------------------------------------
+
+MUTANT_ENGINE = ROOT / "tests" / "engines" / "mutant_engine.py"
+
+
+def test_every_trackers_mistake_fails_two_vectors_on_verdicts_alone():
+    """Each mistake of the zoo (reactions back every round, only on one's own
+    turn, a Ready spending the reaction at once, ...) fails at least two
+    vectors of an engine that reports verdicts and reason codes only."""
+    results = score(C.collect(None), families=("zoo",), enough=2, verdicts_only=True)
+    assert len(results) >= 15
+    assert [m.id for m, killers in results if len(killers) < 2] == []
+
+
+@pytest.mark.parametrize("verdicts", [False, True], ids=["every-fact", "verdicts-only"])
+def test_the_round_reset_bug_is_charged_to_the_reaction_rule(verdicts, tmp_path, capsys):
+    """An engine giving every creature its reaction back when a round starts
+    fails PF2-REACTION-ONE in the text, the HTML report and the JSON, whether
+    it reports its budgets or verdicts alone."""
+    program = f"{sys.executable} {MUTANT_ENGINE} pf2e:zoo-reactions-reset-per-round" + \
+        (" --verdicts" if verdicts else "")
+    pf2 = [str(p) for p in sorted(VECTORS.glob("**/*pf2*.json"))]
+    page = tmp_path / "report.html"
+    assert main(["conformance", *pf2, "--program", program, "--report", str(page)]) == 1
+    text = capsys.readouterr().out
+    headline = next(line for line in text.splitlines() if line.startswith("fails the fsm"))
+    assert "PF2-REACTION-ONE" in headline.split("charged to", 1)[1]
+    assert "PF2-REACTION-ONE</td><td style=\"color:#b2182b\"><strong>fails" in \
+        page.read_text(encoding="utf-8")
+    assert main(["conformance", *pf2, "--program", program, "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rules"]["PF2-REACTION-ONE"]["status"] == "fails"
+    assert doc["rules"]["PF2-REACTION-ONE"]["charged"]

@@ -63,12 +63,18 @@ def add_parser(sub) -> None:
                     "interrupt and reaction timing swapped, the per-round refresh moved. "
                     "mistakes: engines with the bugs engine authors make (fsm/conformance/mistakes.py). "
                     "A mutant survives when no vector fails.",
-        epilog="exit status: 0 every mutant killed, 1 some survive, 2 bad input.",
+        epilog="Each family is scored twice: as an engine reporting every fact and rule id "
+               "is judged, and as one reporting verdicts and reason codes only (a few "
+               "mutants no verdict can show are counted apart, each with its reason).\n"
+               "exit status: 0 every mutant killed both ways, 1 some survive, 2 bad input.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     mut.add_argument("paths", nargs="*", metavar="PATH",
                      help="vector files or folders (default: spec/vectors and spec/scenarios)")
     mut.add_argument("--json", action="store_true", help="print the score as JSON")
-    mut.add_argument("--family", choices=("all", "guards", "mistakes"), default="all",
+    mut.add_argument("--every-vector", action="store_true",
+                     help="run every vector on every mutant and count all that kill it "
+                          "(slower; by default a mutant is left once two vectors kill it)")
+    mut.add_argument("--family", choices=("all", "guards", "mistakes", "zoo"), default="all",
                      help="guards: the reference's guards and timing switched off or "
                           "forced; mistakes: engines with the bugs engine authors make "
                           "(wrong defaults, refresh moments, shared budgets, refunds, "
@@ -207,7 +213,7 @@ def cmd_conformance(args) -> int:
                 print(f"SKIP {safe(o.id)}: {safe(o.message)}")
             elif args.verbose:
                 print(f"ok   {safe(o.id)}")
-        if args.verbose or args.report:
+        if args.verbose or args.report or args.program:
             print(compat.headline(outcomes, vectors))
         print(C.summary(outcomes))
     if any(o.status == C.FAIL for o in outcomes):
@@ -236,27 +242,53 @@ def cmd_mutate(args) -> int:
     from ..conformance.scoring import FAMILIES, score
     families = FAMILIES if args.family == "all" else (args.family,)
     vectors = C.collect(args.paths)
-    scores = {name: score(vectors, families=(name,)) for name in families}
-    results = [pair for name in families for pair in scores[name]]
-    killed = sum(1 for _, killers in results if killers)
+    # each family twice: as an engine reporting every fact and rule id is
+    # judged, and as one reporting verdicts and reason codes only
+    enough = None if args.every_vector else 2
+    full = {name: score(vectors, families=(name,), enough=enough) for name in families}
+    bare = {name: dict((m.id, k) for m, k in score(vectors, families=(name,),
+                                                   verdicts_only=True, enough=enough))
+            for name in families}
+    rows = [(name, m, killers, bare[name][m.id]) for name in families
+            for m, killers in full[name]]
     if args.json:
         json.dump({"mutants": [{"id": m.id, "family": name, "ruleset": m.ruleset,
-                                "description": m.description, "killed_by": killers}
-                               for name in families for m, killers in scores[name]],
-                   "families": {name: {"killed": sum(1 for _, k in scores[name] if k),
-                                       "total": len(scores[name])} for name in families},
-                   "killed": killed, "total": len(results)}, sys.stdout, indent=2)
+                                "description": m.description, "killed_by": k,
+                                "killed_by_verdicts": v, "silent": m.silent or None}
+                               for name, m, k, v in rows],
+                   "families": {name: _tally(r for r in rows if r[0] == name)
+                                for name in families},
+                   **_tally(rows)}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        for m, killers in results:
-            if killers:
-                print(f"killed    {m.id}  ({len(killers)} vectors, e.g. {killers[0]})")
+        for name, m, k, v in rows:
+            if k and (v or m.silent):
+                most = "" if args.every_vector else "+"
+                print(f"killed    {m.id}  ({len(k)}{most} vectors, {len(v)}{most if v else ''} "
+                      f"on verdicts alone, e.g. {(v or k)[0]})")
+            elif k:
+                print(f"SURVIVES  {m.id} on verdicts alone  ({m.description})")
             else:
                 print(f"SURVIVES  {m.id}  ({m.description})")
-        print("; ".join(f"{name}: {sum(1 for _, k in scores[name] if k)} of "
-                        f"{len(scores[name])}" for name in families))
-        print(f"{killed} of {len(results)} mutants killed")
-    return 0 if killed == len(results) else 1
+        for name in families:
+            t = _tally(r for r in rows if r[0] == name)
+            print(f"{name}: {t['killed']} of {t['total']} with every fact reported, "
+                  f"{t['killed_by_verdicts']} of {t['total'] - t['silent']} on verdicts alone"
+                  + (f" ({t['silent']} no verdict can show)" if t["silent"] else ""))
+    t = _tally(rows)
+    if not args.json:
+        print(f"{t['killed']} of {t['total']} mutants killed; on verdicts alone "
+              f"{t['killed_by_verdicts']} of {t['total'] - t['silent']}")
+    return 0 if t["killed"] == t["total"] and \
+        t["killed_by_verdicts"] == t["total"] - t["silent"] else 1
+
+
+def _tally(rows) -> dict:
+    rows = list(rows)
+    return {"killed": sum(1 for _, _, k, _ in rows if k),
+            "killed_by_verdicts": sum(1 for _, m, _, v in rows if v and not m.silent),
+            "silent": sum(1 for _, m, _, _ in rows if m.silent),
+            "total": len(rows)}
 
 
 def cmd_serve(args) -> int:

@@ -3,19 +3,22 @@ its ruleset, in-process; a mutant is killed when some vector fails."""
 
 from __future__ import annotations
 
-from .mistakes import mistakes
+from .mistakes import mistakes, zoo
 from .mutation import Mutant, mutants
 from .reference import run_in_process
 from .vectors import FAIL
 
-FAMILIES = ("guards", "mistakes")
+FAMILIES = ("guards", "mistakes", "zoo")
 
 
 def family(name: str) -> list[Mutant]:
     """The mutants of one family: ``guards`` (the reference's own guards and
-    timing switched off or forced) or ``mistakes`` (:mod:`.mistakes`)."""
+    timing switched off or forced), ``mistakes`` (:mod:`.mistakes`) or
+    ``zoo`` (the mistakes real trackers ship, :data:`.mistakes.ZOO`)."""
     if name == "guards":
         return mutants()
+    if name == "zoo":
+        return zoo()
     return mistakes()
 
 

@@ -133,6 +133,8 @@ class Ruleset:
     explore: Explore | None = None
     mutants: object = None           # (rows, refusals) -> [(id, why, rows, refusals)]
     mistakes: object = None          # (rows, refusals, kit) -> the same, engine-author bugs
+    zoo: object = None               # (rows, refusals, kit) -> {zoo id: (rows, refusals)}:
+                                     # the trackers' mistakes of fsm.conformance.mistakes.ZOO
     readings: tuple = ()             # source ids a divergence must give a reading of
     notes: object = None             # (step) -> notes a verdict carries
     attribution: str = ""            # what a work using its text must carry (a licence's notice)
