@@ -11,6 +11,7 @@
 // budgets and of who may do what, and turns the tracker's refusals into the
 // suite's reason codes. Copy it and replace the calls on `Tracker` with your
 // own engine's.
+// @ts-check
 "use strict";
 const readline = require("node:readline");
 const { Tracker, REFUSALS } = require("./tracker");
@@ -44,7 +45,8 @@ const HELLO = {
           "budgets.movement", "budgets.reaction", "budgets.readied"],
 };
 
-/** The tracker's refusals, as the suite's reason codes (spec/FORMAT.md). */
+/** The tracker's refusals, as the suite's reason codes (spec/FORMAT.md).
+ * @type {Map<string, string>} */
 const REASON = new Map([
   [REFUSALS.notYourTurn, "not-your-turn"], [REFUSALS.incapacitated, "incapacitated"],
   [REFUSALS.actionTaken, "action-used"], [REFUSALS.noBonus, "no-bonus-action"],
@@ -80,7 +82,7 @@ class Timeline {
    * @param {any} step  @param {number} n  the step's number, from 1 @returns {Answer} */
   play(step, n) {
     const error = this.unreadable(step);
-    if (error) return { verdict: "error", error: error[0], message: error[1] };
+    if (error) return { verdict: "error", ...error };
     const before = { s: structuredClone(this.s), tracker: this.tracker.save() };
     const reason = this.judge(step, n);
     if (reason) {                       // a refused step changes nothing
@@ -226,6 +228,7 @@ class Timeline {
 
   /** @returns {Facts} */
   facts() {
+    /** @type {Record<string, Record<string, number|string|null>>} */
     const budgets = {};
     for (const id of this.ids) budgets[id] = this.tracker.budgets(id);
     return { active: this.tracker.active, round: this.tracker.round,
@@ -234,39 +237,41 @@ class Timeline {
 
   // -- steps that cannot be read (FORMAT.md, Errors; the order is TIMING.md T-ERRORS) ----
 
-  /** @returns {[string, string]|null} an error code and a message, or null */
+  /** @returns {{error: string, message: string}|null} why the step cannot be read */
   unreadable(step) {
+    const fault = (error, message) => ({ error, message });
     if (typeof step !== "object" || step === null || Array.isArray(step)) {
-      return ["not-an-object", "a step is an object"];
+      return fault("not-an-object", "a step is an object");
     }
     const has = (k) => k in step;
-    const bad = (what) => ["bad-value", what];
+    const bad = (message) => fault("bad-value", message);
+    const elsewhere = (message) => fault("field-of-another-kind", message);
     const kind = step.do;
     const unknown = Object.keys(step).find((k) => k !== "do" && !FIELDS.includes(k));
-    if (unknown) return ["unknown-field", `no step has '${unknown}'`];
-    if (kind == null) return ["missing-kind", "the step has no 'do'"];
-    if (!KINDS.includes(kind)) return ["unknown-kind", `no step does ${JSON.stringify(kind)}`];
+    if (unknown) return fault("unknown-field", `no step has '${unknown}'`);
+    if (kind == null) return fault("missing-kind", "the step has no 'do'");
+    if (!KINDS.includes(kind)) return fault("unknown-kind", `no step does ${JSON.stringify(kind)}`);
     const makesFrame = !["resolve", "continue", "end-turn"].includes(kind);
     const misplaced = [...COUNTS, "provokes"].find((k) => has(k) && !makesFrame);
-    if (misplaced) return ["field-of-another-kind", `a ${kind} makes no frame: '${misplaced}'`];
+    if (misplaced) return elsewhere(`a ${kind} makes no frame: '${misplaced}'`);
     const actor = step.actor ?? null;
     if (actor !== null && typeof actor !== "string") return bad("'actor' is a string");
-    if (actor !== null && !this.ids.has(actor)) return ["unknown-combatant", `no combatant ${actor}`];
+    if (actor !== null && !this.ids.has(actor)) return fault("unknown-combatant", `no combatant ${actor}`);
     if (actor === null && (TURN.includes(kind) || ANSWERS.includes(kind))) {
-      return ["missing-actor", `a ${kind} needs an 'actor'`];
+      return fault("missing-actor", `a ${kind} needs an 'actor'`);
     }
     if (has("id")) {
       if (typeof step.id !== "string" || ["", "turn-start", "turn-end"].includes(step.id)) {
         return bad("'id' is a non-empty string, not a turn moment's word");
       }
       if (step.id in this.s.frames || /^turn-(start|end)@\d+$/.test(step.id)) {
-        return ["id-taken", `the id ${step.id} is taken`];
+        return fault("id-taken", `the id ${step.id} is taken`);
       }
     }
     const answer = ANSWERS.includes(kind);
-    if (step.to != null && !answer) return ["field-of-another-kind", `a ${kind} answers nothing`];
+    if (step.to != null && !answer) return elsewhere(`a ${kind} answers nothing`);
     const counts = COUNTS.filter(has);
-    if (counts.length > 1) return ["two-part-counts", `both '${counts[0]}' and '${counts[1]}'`];
+    if (counts.length > 1) return fault("two-part-counts", `both '${counts[0]}' and '${counts[1]}'`);
     const count = step[counts[0]];
     if (counts.length && !(Number.isInteger(count) && count >= 1 && count <= 100)) {
       return bad(`'${counts[0]}' is a whole number from 1 to 100`);
@@ -275,21 +280,21 @@ class Timeline {
       const p = step.provokes;
       if (!Array.isArray(p) || !p.every((x) => typeof x === "string")) return bad("'provokes' lists ids");
       const who = p.find((x) => !this.ids.has(x));
-      if (who !== undefined) return ["unknown-combatant", `no combatant ${who}`];
+      if (who !== undefined) return fault("unknown-combatant", `no combatant ${who}`);
     }
     if (has("ruling") && !["allow", "deny"].includes(step.ruling)) return bad("'ruling' is allow or deny");
     if (step.name != null && typeof step.name !== "string") return bad("'name' is a string");
     if (has("before")) {
-      if (kind !== "reaction") return ["field-of-another-kind", `a ${kind} takes no 'before'`];
+      if (kind !== "reaction") return elsewhere(`a ${kind} takes no 'before'`);
       if (typeof step.before !== "boolean") return bad("'before' is true or false");
     }
     if (step.readies != null) {
-      if (kind !== "ready") return ["field-of-another-kind", `a ${kind} takes no 'readies'`];
+      if (kind !== "ready") return elsewhere(`a ${kind} takes no 'readies'`);
       if (typeof step.readies !== "string") return bad("'readies' is a string");
     }
     if (answer && step.to != null) {
       if (typeof step.to !== "string") return bad("'to' is a frame id");
-      if (!this.knows(step.to)) return ["unknown-trigger", `no frame ${step.to} so far`];
+      if (!this.knows(step.to)) return fault("unknown-trigger", `no frame ${step.to} so far`);
     }
     return null;
   }

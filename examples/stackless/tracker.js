@@ -12,6 +12,7 @@
 // What it leaves out, as a small tracker would: spell slots, the free object
 // interaction, Counterspell, Concentration, positions (who stands where).
 // Opportunity Attacks are judged from what the caller says of the trigger.
+// @ts-check
 "use strict";
 
 /** The tracker's refusals, one per limit it knows. */
