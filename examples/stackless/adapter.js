@@ -26,11 +26,19 @@ const { Tracker, REFUSALS } = require("./tracker");
 
 // -- what the tracker models (the hello) ------------------------------------
 
+// The names are typed: an editor flags a step kind or field the format does not have.
+/** @typedef {import("../../spec/protocol").Rulesets["dnd5e"]} Dnd5e */
+/** @type {Dnd5e["kinds"][]} */
 const TURN = ["action", "dash", "disengage", "ready", "bonus", "move"];   // the turn's own
+/** @type {Dnd5e["kinds"][]} */
 const ANSWERS = ["reaction", "opportunity", "readied"];                     // take the Reaction
+/** @type {Dnd5e["kinds"][]} */
 const STACK_MOVES = ["resolve", "continue"];
+/** @type {Dnd5e["kinds"][]} */
 const KINDS = [...TURN, ...ANSWERS, ...STACK_MOVES, "event", "end-turn"];
+/** @type {Dnd5e["fields"][]} */
 const COUNTS = ["squares", "attacks", "parts"];
+/** @type {Dnd5e["fields"][]} */
 const FIELDS = ["actor", "id", "to", "name", "comment", "ruling", ...COUNTS, "provokes",
                 "before", "readies"];
 
@@ -56,6 +64,8 @@ const REASON = new Map([
   [REFUSALS.notOwnMovement, "not-own-movement"], [REFUSALS.disengaged, "disengaged"],
   [REFUSALS.notLeaving, "not-provoked"], [REFUSALS.cannotSee, "cannot-see"],
 ]);
+/** A refusal the table misses is answered as itself, so its vectors fail and show it. */
+const reasonOf = (/** @type {string} */ words) => REASON.get(words) ?? words;
 
 // -- one vector: the tracker, and the frames the step format speaks of -------
 
@@ -119,7 +129,7 @@ class Timeline {
                      leavesReachOf: f.provokes };
       const no = kind === "reaction" ? t.react(actor, what, step.before === true)
         : kind === "opportunity" ? t.opportunityAttack(actor, what) : t.releaseReadied(actor, what);
-      return no ? REASON.get(no) : this.push(step, n, actor);
+      return no ? reasonOf(no) : this.push(step, n, actor);
     }
     if (TURN.includes(kind) || kind === "end-turn") {
       if (actor !== t.active) return "not-your-turn";
@@ -136,7 +146,7 @@ class Timeline {
       const no = kind === "bonus" ? t.takeBonusAction(actor)
         : kind === "move" ? t.move(actor, 5 * this.partsOf(step))
         : t.takeAction(actor, kind === "action" ? "attack" : kind, step.readies ?? undefined);
-      return no ? REASON.get(no) : this.push(step, n, actor);
+      return no ? reasonOf(no) : this.push(step, n, actor);
     }
     if (STACK_MOVES.includes(kind)) {
       const top = s.frames[s.stack.at(-1)];
@@ -247,7 +257,7 @@ class Timeline {
     const bad = (message) => fault("bad-value", message);
     const elsewhere = (message) => fault("field-of-another-kind", message);
     const kind = step.do;
-    const unknown = Object.keys(step).find((k) => k !== "do" && !FIELDS.includes(k));
+    const unknown = Object.keys(step).find((k) => k !== "do" && !FIELDS.some((f) => f === k));
     if (unknown) return fault("unknown-field", `no step has '${unknown}'`);
     if (kind == null) return fault("missing-kind", "the step has no 'do'");
     if (!KINDS.includes(kind)) return fault("unknown-kind", `no step does ${JSON.stringify(kind)}`);
