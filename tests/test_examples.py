@@ -65,3 +65,16 @@ def test_the_example_fails_when_its_tracker_never_gives_the_reaction_back(tmp_pa
     assert [o["status"] for o in report["outcomes"]].count("failed") >= 1
     assert report["headline"].startswith("fails the fsm suite")
     assert "5E-REACTION-ONE" in report["headline"]
+
+
+def test_the_readme_shows_the_hello_the_adapter_sends():
+    """The README's worked example quotes the adapter's hello as it is."""
+    import subprocess
+    proc = subprocess.run([NODE, str(EXAMPLE / "adapter.js")], capture_output=True, text=True,
+                          input=json.dumps({"type": "hello", "protocol": 1, "format": 1}) + "\n",
+                          check=True)
+    sent = json.loads(proc.stdout.splitlines()[0])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Writing an engine: a worked example", 1)[1]
+    quoted = section.split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(quoted) == sent
