@@ -59,6 +59,7 @@ def test_the_wheel_finds_its_own_spec_under_share(installed):
                 "print(fsm.__file__); print(S.default_root())"], cwd=away).stdout.split("\n")
     assert Path(out[0]).resolve().is_relative_to(venv.resolve()), out
     assert Path(out[1]).resolve() == (venv / "share" / S.DATA_NAME).resolve(), out
+    assert (venv / "share" / S.DATA_NAME / "spec" / "protocol.d.ts").is_file()
 
 
 def test_the_installed_fsm_runs_every_vector_outside_a_checkout(installed):
@@ -158,6 +159,7 @@ def test_the_sdist_carries_what_its_tests_need(tmp_path):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for wanted in ("tests/conftest.py", "tests/engines/fake_engine.py",
                    "diagrams/dnd4e-overview.dot", "spec/TIMING.md", "spec/COVERAGE.json",
-                   "spec/result.schema.json", ".ci/run"):
+                   "spec/result.schema.json", "spec/protocol.d.ts", ".ci/run",
+                   "examples/stackless/adapter.js", "examples/stackless/tracker.js"):
         assert wanted in names, wanted
     assert any(n.startswith("spec/vectors/generated/gen-") for n in names)

@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
         "check", help="exit 0 only when every sentence, rule and link holds",
         description="Check the whole map: every sentence covered, every rule implemented "
                     "by the table, tested (rule marker) and covered by a vector, every "
-                    "reference resolving, MAP.md and PRECEDENCE.md fresh, every clause "
+                    "reference resolving, the generated files fresh (MAP.md, "
+                    "PRECEDENCE.md, the schema, statements.json, protocol.d.ts), every clause "
                     "of TIMING.md citing what exists and naming what the table has; with "
                     "--sources, every fingerprint and the tiling of each text.",
         epilog="exit status: 0 the map holds, 1 problems were found, 2 bad usage.\n"
@@ -48,12 +49,15 @@ def add_parser(sub) -> None:
                     help="folder holding the texts (default: $FSM_SOURCES)")
     ss.add_argument("--root", default=None, help=argparse.SUPPRESS)
     ss.set_defaults(func=cmd_spec_show)
-    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md, PRECEDENCE.md and "
-                                         "vector.schema.json",
+    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md, PRECEDENCE.md, "
+                                         "vector.schema.json, statements.json, protocol.d.ts",
                              description="Regenerate the readable map spec/MAP.md, the "
                                          "precedence of checks spec/PRECEDENCE.md (from the "
-                                         "spec files and the tables) and the JSON Schema "
-                                         "spec/vector.schema.json (from the rulesets).")
+                                         "spec files and the tables), the JSON Schema "
+                                         "spec/vector.schema.json (from the rulesets), "
+                                         "spec/statements.json (from the rules) and the "
+                                         "TypeScript declarations spec/protocol.d.ts (from "
+                                         "the two schemas).")
     sm.add_argument("--stdout", action="store_true", help="print MAP.md instead of writing the files")
     sm.add_argument("--root", default=None, help=argparse.SUPPRESS)
     sm.set_defaults(func=cmd_spec_map)
@@ -76,7 +80,7 @@ def _load_spec(spec_mod, root, with_tests=True):
 
 def cmd_spec_check(args) -> int:
     from .. import spec as spec_mod
-    from ..spec import schema, statements
+    from ..spec import schema, statements, typescript
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
@@ -87,6 +91,7 @@ def cmd_spec_check(args) -> int:
     problems += _timing_problems(spec)
     problems += schema.problems(spec.root)
     problems += statements.problems(spec)
+    problems += typescript.problems(spec.root)
     cov = spec_mod.coverage(spec)
     total = sum(c["sentences"] for c in cov.values())
     covered = sum(c["covered"] for c in cov.values())
@@ -152,13 +157,14 @@ def cmd_spec_map(args) -> int:
     from .. import spec as spec_mod
     if not (Path(args.root or spec_mod.default_root()) / "tests").is_dir():
         print("fsm spec map: it regenerates the files of a checkout's spec/ (MAP.md, "
-              "PRECEDENCE.md, statements.json, the schema) from its rules and tests: run it "
+              "PRECEDENCE.md, statements.json, the schema, protocol.d.ts) from its rules and "
+              "tests: run it "
               "in a checkout of the project", file=sys.stderr)
         return 2
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
-    from ..spec import schema, statements, timing
+    from ..spec import schema, statements, timing, typescript
     text = spec_mod.render_map(spec)
     path = spec.root / "spec" / "MAP.md"
     if args.stdout:
@@ -175,4 +181,8 @@ def cmd_spec_map(args) -> int:
     statements_path = spec.root / "spec" / statements.NAME
     statements_path.write_text(statements.render(spec), encoding="utf-8")
     print(f"wrote {statements_path}")
+    declarations = typescript.render(spec.root)      # from the schema files just written
+    declarations_path = spec.root / "spec" / typescript.NAME
+    declarations_path.write_text(declarations, encoding="utf-8")
+    print(f"wrote {declarations_path}")
     return 0
