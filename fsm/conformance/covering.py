@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from ..engine import REJECTED, Encounter
 from ..explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
 from ..rulesets import RULESETS
-from . import errororder, sweeps
+from . import errororder, fieldvalues, sweeps
 
 # The bounds of the generated suite: three combatants (an ally and an enemy
 # for everyone), one round, two frames above the turn, one answering
@@ -268,6 +268,9 @@ def generate(jobs: int = 1) -> tuple[list[dict], dict]:
     swept = sweeps.generate()
     vectors.extend(swept)
     coverage["sweeps"] = sweeps.coverage(swept)
+    valued = fieldvalues.generate()
+    vectors.extend(valued)
+    coverage["field_values"] = fieldvalues.coverage(valued)
     return vectors, coverage
 
 
@@ -335,6 +338,9 @@ def summary_lines(coverage: dict) -> list[str]:
     for ruleset, c in coverage.get("sweeps", {}).items():
         out.append(f"{ruleset}: {c['vectors']} sweeps of {c['steps']} steps, every budget "
                    f"tried at every moment of {c['turns']} turns")
+    for ruleset, c in coverage.get("field_values", {}).items():
+        out.append(f"{ruleset}: each field alone, {c['vectors']} values read off its schema "
+                   f"({', '.join(c['answers'])})")
     for ruleset, c in coverage.get("error_order", {}).items():
         out.append(f"{ruleset}: the order of errors, {c['pairs']} pairs of faults and "
                    f"{c.get('alone', 0)} alone (each written twice), {len(c['codes'])} "

@@ -34,11 +34,12 @@ from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..errors import StepError
 from ..rulesets import RULESETS
 
-ROUNDS = 3
+ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
 # between two of its own
 PEOPLE = (("ayla", "heroes"), ("brom", "heroes"), ("grok", "monsters"))
 MOMENTS = ("turn-start", "turn-end")
+GRID_STEPS = "steps"      # a move's path as steps from where its actor stands
 MAX_SETTLE = 40        # resolves and continues that bring the stack down, at most
 HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
 
@@ -46,12 +47,16 @@ HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
 class _Sweep:
     """One sweep being played and written down."""
 
-    def __init__(self, rs, order, answers, options, windows=("actions",)):
+    def __init__(self, rs, order, answers, options, windows=("actions",), grid=False):
         self.rs = rs
         self.windows = windows
+        self.grid = grid
         # the stack moves besides resolve and continue: a loss, a disruption...
         self.voiding = sorted(rs.stack_moves - {RESOLVE, CONTINUE})
         people = [{"id": cid, "side": side} for cid, side in PEOPLE]
+        if grid:                  # on a line, each next to the one before
+            for i, c in enumerate(people):
+                c["at"] = [i, 0]
         adjust = rs.explore.combatants if rs.explore is not None else None
         self.combatants = adjust(people) if adjust is not None else people
         self.order = order
@@ -102,6 +107,12 @@ class _Sweep:
                 data = {"actor": who, "do": kind}
                 if to is not None:
                     data["to"] = to
+                try:
+                    left = self.enc.try_step(data).verdict == "gm"
+                except StepError:
+                    left = False
+                if left:                  # the GM's to rule: denied first, then allowed
+                    self.play(dict(data, ruling="deny"))
                 if self.play(data) in HAPPENS:
                     self._down_to(to)
 
@@ -130,12 +141,17 @@ class _Sweep:
         others = tuple(c for c in enc.order if c != active)
         answered = False
         self.turns += 1
-        moves = self.rs.explore.turn_moves(active, others)
+        moves = _dressed(self.rs, (self.rs.explore.grid_moves if self.grid
+                                   else self.rs.explore.turn_moves)(active, others), others)
         start = self.turns % len(moves)           # each turn begins with another action
-        for kind, fields in moves[start:] + moves[:start]:
-            for _ in range(2):
-                data = {"actor": active, "do": kind,
-                        **{k: list(v) if isinstance(v, tuple) else v for k, v in fields}}
+        for n, (kind, fields) in enumerate(moves[start:] + moves[:start]):
+            for _ in range(2 if n == 0 else 1):       # the first one twice: its limit
+                data = {"actor": active, "do": kind}
+                for key, value in fields:
+                    if key == GRID_STEPS:
+                        data["path"] = _walk(enc.fighters[active].at, value)
+                    else:
+                        data[key] = list(value) if isinstance(value, tuple) else value
                 if self.play(data) not in HAPPENS:
                     continue
                 answered = True
@@ -144,6 +160,16 @@ class _Sweep:
         if not answered:                          # nothing of the turn's: an event
             if self.play({"actor": active, "do": EVENT}) in HAPPENS:
                 self._answered(enc.stack[-1].id)
+        if self.grid:                             # and moved by something else
+            words = self.rs.scene
+            kind = words.forced_kinds[self.turns % len(words.forced_kinds)] \
+                if words.forced_kinds else None
+            back = -1 if self.turns % 2 else 1
+            if kind is not None and self.play({"actor": active, "do": EVENT, "forced": kind,
+                                               "path": _walk(enc.fighters[active].at,
+                                                             ((back, 0),))}) in HAPPENS:
+                self._answered(enc.stack[-1].id)
+            self.settle()
         self.settle()
         self.play({"do": END_TURN}, facts=True)
         if "moments" in self.windows:
@@ -199,6 +225,33 @@ class _Sweep:
         }
 
 
+def _dressed(rs, moves, others=()) -> list:
+    """The turn's moves, and each move of a kind that takes true/false
+    fields again with each of them, and with all of them; an attack on one
+    target again on everyone else."""
+    out = list(moves)
+    for kind, fields in moves:
+        given = dict(fields)
+        if "targets" in given and len(others) > 1:
+            out.append((kind, tuple((k, tuple(others) if k == "targets" else v)
+                                    for k, v in fields)))
+    for kind, fields in moves:
+        spec = rs.spec_of.get(kind)
+        flags = [f for f in (spec.flags if spec is not None else ()) if f not in dict(fields)]
+        if flags and not any(k in flags for k, _ in fields):
+            subsets = [(f,) for f in flags] + ([tuple(flags)] if len(flags) > 1 else [])
+            out += [(kind, fields + tuple((f, True) for f in sub)) for sub in subsets]
+    return list(dict.fromkeys(out))
+
+
+def _walk(here, steps) -> list:
+    path = []
+    for dx, dy in steps:
+        here = (here[0] + dx, here[1] + dy)
+        path.append([here[0], here[1]])
+    return path
+
+
 def _option_variants(rs) -> list[tuple[str, dict]]:
     out = []
     for opt in rs.options:
@@ -221,13 +274,15 @@ def generate(rulesets=None) -> list[dict]:
         answers = list(rs.answers)
         runs = [(f"{lead}" + ("-moments" if moments else ""), {}, [lead], i + moments)
                 for i, lead in enumerate(answers) for moments in (0, 1)]
-        runs += [(variant, options, answers, i)
+        runs += [(variant, options, [answers[i % len(answers)]], i)
                  for i, (variant, options) in enumerate(_option_variants(rs))]
+        if rs.explore.grid_moves is not None:       # on a line, allies beside each other
+            runs += [(f"grid-{lead}", {}, [lead], i) for i, lead in enumerate(answers)]
         for label, options, tried, rotation in runs:
             first = ids[rotation % len(ids)]
             order = ids[ids.index(first):] + ids[:ids.index(first)]
             windows = ("actions", "moments") if label.endswith("-moments") else ("actions",)
-            sweep = _Sweep(rs, order, tried, options, windows)
+            sweep = _Sweep(rs, order, tried, options, windows, grid=label.startswith("grid-"))
             out.append(sweep.vector(label))
     return out
 

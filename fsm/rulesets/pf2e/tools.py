@@ -21,6 +21,15 @@ def turn_moves(actor, others) -> list:
             ("free", ())]
 
 
+def grid_moves(actor, others) -> list:
+    """Grid mode: a Stride a square either way along the line, a two-action
+    activity moving two squares, a Strike at the one beside (PF2 derives
+    only positions from the scene: ASM-PF2-SCENE)."""
+    return [("action", (("steps", ((1, 0),)),)), ("action", (("steps", ((-1, 0),)),)),
+            ("activity", (("cost", 2), ("steps", ((1, 0), (1, 0))))),
+            ("action", (("attack", "melee"), ("targets", others[:1])))]
+
+
 def frame_class(kind: str) -> str:
     return "costless" if kind in COSTLESS else "action"
 
@@ -77,7 +86,8 @@ TALLIES = (Tally("reactions", OWN_TURN), Tally("actions", EACH_TURN))
 
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
                   watch=watch, tallies=TALLIES, combatants=combatants, labelled=True,
-                  costless=COSTLESS, reads_uses=True, void_rules=("PF2-DISRUPT",))
+                  costless=COSTLESS, reads_uses=True, void_rules=("PF2-DISRUPT",),
+                  grid_moves=grid_moves)
 
 
 def reactions_back_at_turn_end(enc, st):
