@@ -7,11 +7,13 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from ..errors import EngineError, EngineNotStarted, InputError
 from ..paths import default_root
 from ..io.terminal import safe
-from .common import command, cpus, output_path, processes, seconds, write_report
+from ..io.writing import cannot_write, check_file, check_folder, write_new, write_whole
+from .common import command, cpus, output_path, processes, seconds
 
 
 def add_parser(sub) -> None:
@@ -50,8 +52,12 @@ def add_parser(sub) -> None:
                            "the shortest disagreement as a vector")
     conf.add_argument("--seed", type=int, default=0, metavar="S",
                       help="seed of --fuzz: the same seed gives the same timelines")
-    conf.add_argument("--out", metavar="DIR", default=None, type=output_path,
-                      help="where --fuzz writes the vector it found (default: here)")
+    conf.add_argument("--out", metavar="PATH", default=None, type=output_path,
+                      help="where --fuzz writes the vector it found: a folder (made if "
+                           "need be; default: here) or a .json file. A file already there "
+                           "is never replaced: the vector gets a fresh name beside it "
+                           "(NAME-2.json...); if it cannot be written at all, it is "
+                           "printed on stdout")
     conf.add_argument("--root", default=None, help=argparse.SUPPRESS)
     conf.set_defaults(func=cmd_conformance)
 
@@ -103,9 +109,12 @@ examples:
 
 def cmd_generate(args) -> int:
     from ..conformance import covering
+    root = args.root or default_root()
+    if not args.check:
+        for folder in covering.folders(root):
+            check_folder(folder)
     vectors, coverage = covering.generate(jobs=args.jobs)
     files = covering.render(vectors, coverage)
-    root = args.root or default_root()
     if args.check:
         bad = covering.stale(root, files)
         for name in bad:
@@ -114,7 +123,10 @@ def cmd_generate(args) -> int:
                                        f"{len(bad)} file(s) stale: run fsm conformance "
                                        f"--generate"))
         return 1 if bad else 0
-    covering.write(root, files)
+    try:
+        covering.write(root, files)
+    except OSError as exc:
+        raise cannot_write(exc.filename or covering.folders(root)[0], exc) from None
     for line in covering.summary_lines(coverage):
         print(line)
     print(f"wrote {len(vectors)} vectors under {covering.folders(root)[0]}")
@@ -134,6 +146,7 @@ def cmd_fuzz(args) -> int:
                                    "--program CMD")
     if args.fuzz < 1:
         raise InputError("--fuzz", f"the number of timelines must be at least 1, not {args.fuzz}")
+    (check_file if _out_is_file(args.out) else check_folder)(args.out or ".")
     try:
         language = Language()
         found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout,
@@ -147,19 +160,42 @@ def cmd_fuzz(args) -> int:
         print(f"fuzz: {runs} timelines (seed {args.seed}), no disagreement with the reference")
         print(f"fuzz: the timelines touched {language.summary()}")
         return 0
-    folder = args.out or "."
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, found.vector["id"] + ".json")
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(found.vector, fh, indent=2, ensure_ascii=False)
-        fh.write("\n")
     print(f"fuzz: the engine disagrees with the reference after {runs} timelines "
           f"(seed {args.seed}); shortest timeline: {len(found.vector['steps'])} steps")
     for problem in found.problems[:5]:
         print(f"  {problem}")
-    print(f"wrote {path} (replay it: fsm check {path}; "
-          f"run it: fsm conformance {path} --program ...)")
+    path = keep_vector(found.vector, args.out)
+    if path is not None:
+        print(f"wrote {path} (replay it: fsm check {path}; "
+              f"run it: fsm conformance {path} --program ...)")
     return 1
+
+
+def _out_is_file(out) -> bool:
+    """--out names a file (one there, or a new .json), else a folder."""
+    return out is not None and (os.path.isfile(out) or
+                                (not os.path.isdir(out) and out.lower().endswith(".json")))
+
+
+def keep_vector(vector: dict, out) -> str | None:
+    """Write the vector --fuzz found where --out says, never over a file
+    (a fresh name instead; in a folder the vector's id follows its file's
+    name); when that cannot be written, print it on stdout, with one line on
+    stderr. Return the path written, or None."""
+    def text(path) -> str:
+        doc = vector if as_file else {**vector, "id": path.stem}
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+    as_file = _out_is_file(out)
+    target = Path(out) if as_file else Path(out or ".", vector["id"] + ".json")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return str(write_new(target, text))
+    except OSError as exc:
+        print(f"fsm conformance: {cannot_write(target, exc).render()}; the vector "
+              f"follows on stdout", file=sys.stderr)
+        sys.stdout.write(text(target))
+        return None
 
 
 def cmd_conformance(args) -> int:
@@ -170,6 +206,9 @@ def cmd_conformance(args) -> int:
         return cmd_generate(args)
     if args.fuzz is not None:
         return cmd_fuzz(args)
+    for report in (args.junit, args.report):
+        if report:
+            check_file(report)
     vectors = C.collect(args.paths)
     hello: dict = {}
     if args.program:
@@ -179,10 +218,10 @@ def cmd_conformance(args) -> int:
     # the reports name the engine as its handshake does, else by its command
     engine = str(hello.get("engine") or args.program or "the fsm reference machine")
     if args.junit:
-        write_report(args.junit, C.junit(outcomes))
+        write_whole(args.junit, C.junit(outcomes))
     if args.report:
         page = compat.html_page if args.report.endswith((".html", ".htm")) else compat.markdown
-        write_report(args.report, page(outcomes, vectors, engine))
+        write_whole(args.report, page(outcomes, vectors, engine))
     if args.json:
         json.dump(compat.as_json(outcomes, vectors, engine), sys.stdout, indent=2)
         sys.stdout.write("\n")
