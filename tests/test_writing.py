@@ -202,3 +202,47 @@ def test_the_projects_own_folders_are_never_a_sites_place(inside, replace, tmp_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "such as site/" in err, err
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+
+
+# -- --fuzz --out never loses the disagreement it found --
+
+FAKE = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'fake_engine.py'}"
+
+
+@pytest.mark.parametrize("given", ["file", "folder"])
+def test_fuzz_out_never_replaces_a_file_it_finds_there(given, tmp_path, capsys):
+    """--out naming a file that exists, or a folder holding a vector of the
+    same name: the new vector gets a fresh name beside it (in a folder, its
+    id follows the name, so the folder still runs as a suite)."""
+    pytest.importorskip("hypothesis")
+    out = tmp_path / ("mine.json" if given == "file" else "found")
+    argv = ["conformance", "--program", f"{FAKE} crash", "--fuzz", "5", "--timeout", "5",
+            "--out", str(out)]
+    if given == "file":
+        out.write_text("my notes\n")
+        assert main(argv) == 1
+        assert out.read_text() == "my notes\n"
+        written = tmp_path / "mine-2.json"
+    else:
+        assert main(argv) == 1
+        (first,) = out.glob("*.json")
+        capsys.readouterr()
+        assert main(argv) == 1
+        written = first.with_name(first.stem + "-2.json")
+        assert json.loads(written.read_text())["id"] == written.stem
+        assert json.loads(first.read_text())["id"] == first.stem
+    assert f"wrote {written} " in capsys.readouterr().out
+    assert json.loads(written.read_text())["steps"]
+
+
+def test_a_vector_that_cannot_be_written_is_printed_instead(tmp_path, capsys):
+    """When --out cannot be written by the time the vector is found, one
+    line says so on stderr and the vector is printed whole on stdout."""
+    from fsm.cli.conformance import keep_vector
+    (tmp_path / "a-file").write_text("x")
+    vector = {"format": 1, "id": "fuzz-dnd4e-0123", "ruleset": "dnd4e", "steps": []}
+    assert keep_vector(vector, str(tmp_path / "a-file" / "found")) is None
+    out, err = capsys.readouterr()
+    assert json.loads(out) == vector
+    assert err.count("\n") == 1 and "cannot write" in err and "follows on stdout" in err
+

@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import EngineError, EngineNotStarted, InputError
@@ -25,10 +28,16 @@ def add_parser(sub) -> None:
                       help="vector files or folders, searched to any depth (default: "
                            "spec/vectors, generated ones included, and spec/scenarios)")
     conf.add_argument("--program", metavar="CMD", type=command,
-                      help="an engine to test, started once (e.g. \"fsm serve\")")
+                      help="an engine to test, started once and run by /bin/sh -c as a "
+                           "shell runs a command line (e.g. \"fsm serve\", \"cd engine && "
+                           "node main.js\", \"RUST_LOG=warn ./engine 2>engine.log\")")
     conf.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                       help="seconds an engine may take per vector (default 10, at most a "
                            "day)")
+    conf.add_argument("--handshake-timeout", type=seconds, default=None, metavar="S",
+                      help="seconds an engine may take to start and say hello, each time "
+                           "it is started (default 60: a cold JVM or ts-node takes several; "
+                           "never less than --timeout)")
     conf.add_argument("--json", action="store_true",
                       help="print the outcomes, and each rule's status, as JSON on stdout "
                            "(the summary line then goes to stderr)")
@@ -90,21 +99,43 @@ def add_parser(sub) -> None:
 
 EPILOG_CONFORMANCE = """\
 Without --program the vectors run against the reference machine in-process.
-With --program, CMD is started once and spoken to in JSON lines on its
+With --program, CMD is run by /bin/sh -c (so cd, VAR=value, pipes and
+redirections work as in a shell) and spoken to in JSON lines on its
 stdin/stdout (spec/PROTOCOL.md): a handshake, then one vector per line, one
-result per line. Vectors the engine does not support are skipped; a crash, a
-hang past --timeout, garbage or an answer for the wrong vector fails that
-vector, the engine is restarted and the run goes on. An engine that fails its
-handshake fails every vector, said in one line.
+result per line. What it writes to stderr is not read as protocol, but its
+last lines are shown when it crashes or fails its handshake. Vectors the
+engine does not support are skipped; a crash, a hang past --timeout, garbage
+or an answer for the wrong vector fails that vector, the engine is restarted
+and the run goes on. An engine that fails its handshake (no hello within
+--handshake-timeout) fails every vector, said in one line. However the run
+ends, Ctrl-C included, every process the engine started is ended.
 
 The last line is always: N passed, N failed, N skipped.
-exit status: 0 no vector failed, 1 some failed, 2 bad input (a --program that
-cannot be started at all: no such program, a command line that does not parse).
+exit status: 0 no vector failed, 1 some failed, 2 bad input (a --program the
+shell cannot run at all: no such program, a command line that does not
+parse), 130 interrupted.
 examples:
   fsm conformance
   fsm conformance spec/vectors --program "fsm serve" --junit report.xml
   fsm conformance --program "node my-engine.js" --timeout 5
+  fsm conformance --program "cd ../my-engine && npx tsx src/main.ts"
 """
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (a CI job cancelled, say) ends a run as Ctrl-C does: the
+    engine and every process it started are ended, then exit 130."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def cmd_generate(args) -> int:
@@ -149,8 +180,9 @@ def cmd_fuzz(args) -> int:
     (check_file if _out_is_file(args.out) else check_folder)(args.out or ".")
     try:
         language = Language()
-        found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout,
-                           language=language)
+        with _terminate_as_interrupt():
+            found, runs = fuzz(args.program, args.fuzz, args.seed, args.timeout,
+                               language=language, handshake=args.handshake_timeout)
     except EngineNotStarted:
         raise                    # bad input: exit 2
     except EngineError as exc:
@@ -212,7 +244,9 @@ def cmd_conformance(args) -> int:
     vectors = C.collect(args.paths)
     hello: dict = {}
     if args.program:
-        outcomes = C.run_program(vectors, args.program, args.timeout, hello)
+        with _terminate_as_interrupt():
+            outcomes = C.run_program(vectors, args.program, args.timeout, hello,
+                                     args.handshake_timeout)
     else:
         outcomes = C.run_in_process(vectors)
     # the reports name the engine as its handshake does, else by its command
