@@ -40,11 +40,9 @@ _SETTLING = frozenset({AFTER, PHASE_START, PHASE_END})
 @one_call_at_a_time("step", "try_step", "possible", "snapshot", "restore", "fingerprint",
                     "facts", "budgets", "outcomes", "prune", "forget_history")
 class Encounter:
-    """One combat encounter under one ruleset (a name, or a Ruleset value).
-
-    Safe to share between threads (:mod:`fsm.engine.exclusive`): a call waits
-    while another thread's call (a step, ``try_step``, ``possible``, ``facts``)
-    runs, then sees what it left; none sees or leaves a step half done."""
+    """One combat encounter under one ruleset (a name, or a Ruleset value). Threads
+    may share it: a call waits while another thread's call runs, then sees what it
+    left; none sees or leaves a step half done (:mod:`fsm.engine.exclusive`)."""
 
     def __init__(self, ruleset, combatants, initiative=None, options=None, *,
                  dispatcher: str = "transitions", observer=None):
@@ -113,8 +111,7 @@ class Encounter:
                    if self.scene else {})}
 
     def turn_of(self, serial: int) -> tuple | None:
-        """(round, active combatant) of the turn numbered ``serial``, or None
-        when it is unknown or forgotten."""
+        """(round, active) of the turn numbered ``serial``; None if unknown or forgotten."""
         if serial < 1 or serial > self.turn_serial or serial - 1 - self.turns_base < 0:
             return None
         return self.turns[serial - 1 - self.turns_base]
@@ -157,8 +154,7 @@ class Encounter:
         self._outcomes = {k: [] for k in self._outcomes}
 
     def find(self, fid):
-        """The frame ``fid`` if it is on the stack (most lookups are of ids that
-        are not, answered at once by the index of the stack's ids)."""
+        """The frame ``fid`` if on the stack (the index of its ids answers most)."""
         if fid not in self._on_stack:
             return None
         for f in reversed(self.stack):

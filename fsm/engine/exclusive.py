@@ -9,7 +9,7 @@ reads or changes the state holds the encounter's lock for the whole call.
 The lock is re-entrant (``try_step`` plays ``step``, ``facts`` reads
 ``budgets``); a second thread waits until the first one's call has ended,
 and then sees the encounter as that call left it. Uncontended, the lock
-costs well under a microsecond a call (bench/README.md).
+costs a third of a microsecond a call (bench/README.md).
 """
 
 from __future__ import annotations
