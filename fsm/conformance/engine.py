@@ -38,20 +38,26 @@ HANDSHAKE_TIMEOUT = 60.0   # seconds to wait for a hello: cold starts (bench/REA
 NOT_RUN = (126, 127)       # the shell's statuses for a command it could not run
 
 
+_holding = []        # the signals held off by the outermost _uninterrupted(), if any
+
+
 @contextmanager
 def _uninterrupted():
     """Hold off Ctrl-C (and SIGTERM) while the engine's processes are being
     ended, then raise it: an interruption never leaves half of them running.
-    Only the main thread can do this; elsewhere nothing is held off."""
-    if threading.current_thread() is not threading.main_thread():
+    Only the main thread can do this; elsewhere, or inside another
+    _uninterrupted(), nothing more is done."""
+    if _holding or threading.current_thread() is not threading.main_thread():
         yield
         return
     caught = []
     saved = {sig: signal.signal(sig, lambda s, f: caught.append(s))
              for sig in (signal.SIGINT, signal.SIGTERM)}
+    _holding.append(caught)
     try:
         yield
     finally:
+        _holding.pop()
         for sig, handler in saved.items():
             signal.signal(sig, handler)
         if caught:

@@ -56,16 +56,16 @@ def built_before(out: Path) -> set | None:
     return names
 
 
-def _users(out: Path, ours: set | None) -> list:
-    """The files under ``out`` that are not in ``ours`` (nor ``ours``'s
-    marker: a file of that name that is not one is the user's too)."""
+def _some_files(out: Path, enough: int) -> list:
+    """Up to ``enough`` files under ``out`` (relative POSIX paths), sorted
+    as found; the walk stops there, however large the folder."""
     found = []
     for here, dirs, files in os.walk(out):
         dirs.sort()
         for name in sorted(files):
-            rel = Path(here, name).relative_to(out).as_posix()
-            if ours is None or (rel != MARKER and rel not in ours):
-                found.append(rel)
+            found.append(Path(here, name).relative_to(out).as_posix())
+            if len(found) >= enough:
+                return found
     return found
 
 
@@ -85,11 +85,13 @@ def prepare(out, root, replace: bool) -> set:
     if not out.is_dir():
         return set()
     previous = built_before(out)
-    theirs = _users(out, previous)
-    if theirs and previous is None and not replace:
-        raise InputError(out, f"holds files fsm site did not write ({_named(theirs)}); "
-                              f"give a new or empty folder, or --replace to write the site "
-                              f"over them")
+    if previous is None and not replace:
+        theirs = _some_files(out, SHOWN + 1)
+        if theirs:
+            shown = ", ".join(theirs[:SHOWN]) + (" and more" if len(theirs) > SHOWN else "")
+            raise InputError(out, f"holds files fsm site did not write ({shown}); "
+                                  f"give a new or empty folder, or --replace to write the "
+                                  f"site over them")
     return previous or set()
 
 
