@@ -540,7 +540,15 @@ def test_fsm_explore_exits_1_and_writes_the_counterexample(seed, tmp_path, capsy
     out = capsys.readouterr().out
     assert code == 1
     assert "VIOLATION two-immediate-actions" in out
-    assert (tmp_path / "explore-dnd4e-two-immediate-actions.json").exists()
+    first = tmp_path / "explore-dnd4e-two-immediate-actions.json"
+    kept = first.read_text()
+    # a second run keeps the first one's vector and names its own afresh
+    assert main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1",
+                 "--responders", "1", "--jobs", "1", "--out", str(tmp_path)]) == 1
+    second = tmp_path / "explore-dnd4e-two-immediate-actions-2.json"
+    assert str(second) in capsys.readouterr().out
+    assert first.read_text() == kept
+    assert json.loads(second.read_text())["id"] == second.stem
 
 
 @pytest.mark.parametrize("args", [["nope"], ["dnd4e", "--rounds", "0"],

@@ -83,6 +83,27 @@ def test_the_readmes_library_examples_run_from_the_wheel(installed):
     assert checked >= 4
 
 
+def test_the_readmes_plugin_install_line_names_an_extra_the_wheel_has(installed):
+    """The README installs the pytest plugin with the `pytest` extra: the
+    wheel declares it (pytest with it), and pip takes the line as written."""
+    import re
+    python, venv, away = installed
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(l for l in readme.splitlines() if "--fsm-adapter" not in l and
+                re.search(r"pip install \S*\[pytest\]", l))
+    assert '"path/to/fsm[pytest]"' in line, line
+    shown = _run([str(python), "-c", "import importlib.metadata as m; "
+                  "d = m.distribution('fsm-triggered-actions'); "
+                  "print(d.metadata.get_all('Provides-Extra')); print(d.requires)"]).stdout
+    extras, requires = shown.splitlines()
+    assert "'pytest'" in extras
+    assert re.search(r"pytest>=[\d.]+ *; *extra *== *.pytest.", requires), requires
+    wheel = next((away.parent / "dist").glob("*.whl"))
+    _run([str(python), "-m", "pip", "install", "-q", "--no-index", f"{wheel}[pytest]"])
+    done = _run([str(python), "-m", "pytest", "--help"], cwd=away)
+    assert "--fsm-adapter" in done.stdout
+
+
 def test_the_installed_fsm_cites_rules_in_our_words(installed):
     python, venv, away = installed
     scenario = venv / "share" / S.DATA_NAME / "spec" / "scenarios" / \

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..errors import SpecError
+from ..io.writing import check_folder, write_whole
 from .common import SEEDS_ENV, sources_folder
 
 
@@ -161,28 +162,25 @@ def cmd_spec_map(args) -> int:
               "tests: run it "
               "in a checkout of the project", file=sys.stderr)
         return 2
+    if not args.stdout:
+        check_folder(Path(args.root or spec_mod.default_root()) / "spec")
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
     from ..spec import schema, statements, timing, typescript
     text = spec_mod.render_map(spec)
-    path = spec.root / "spec" / "MAP.md"
     if args.stdout:
         sys.stdout.write(text)
         return 0
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {path}")
-    precedence = spec.root / "spec" / "PRECEDENCE.md"
-    precedence.write_text(timing.render_precedence(), encoding="utf-8")
-    print(f"wrote {precedence}")
-    schema_path = spec.root / "spec" / schema.NAME
-    schema_path.write_text(schema.render(), encoding="utf-8")
-    print(f"wrote {schema_path}")
-    statements_path = spec.root / "spec" / statements.NAME
-    statements_path.write_text(statements.render(spec), encoding="utf-8")
-    print(f"wrote {statements_path}")
-    declarations = typescript.render(spec.root)      # from the schema files just written
-    declarations_path = spec.root / "spec" / typescript.NAME
-    declarations_path.write_text(declarations, encoding="utf-8")
+    folder = spec.root / "spec"
+    files = ((folder / "MAP.md", lambda: text),
+             (folder / "PRECEDENCE.md", timing.render_precedence),
+             (folder / schema.NAME, schema.render),
+             (folder / statements.NAME, lambda: statements.render(spec)))
+    for path, render in files:
+        write_whole(path, render())
+        print(f"wrote {path}")
+    declarations_path = folder / typescript.NAME      # from the schema files just written
+    write_whole(declarations_path, typescript.render(spec.root))
     print(f"wrote {declarations_path}")
     return 0

@@ -11,7 +11,7 @@ from ..errors import InputError, StepError, TableGap
 from ..io import jsonsafe
 from ..rulesets import RULESETS, discover
 from ..scenario import build
-from .engine import MAX_LINE
+from .pipes import MAX_LINE
 from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, REPORTS,
                       Outcome, judge, public_vector)
 
