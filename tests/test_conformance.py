@@ -592,13 +592,33 @@ def test_budgets_may_be_declared_one_by_one(capsys):
 MUTANT_ENGINE = ROOT / "tests" / "engines" / "mutant_engine.py"
 
 
-def test_every_trackers_mistake_fails_two_vectors_on_verdicts_alone():
+def test_every_trackers_mistake_fails_on_verdicts_alone_and_is_charged_to_its_rule():
     """Each mistake of the zoo (reactions back every round, only on one's own
     turn, a Ready spending the reaction at once, ...) fails at least two
-    vectors of an engine that reports verdicts and reason codes only."""
-    results = score(C.collect(None), families=("zoo",), enough=2, verdicts_only=True)
-    assert len(results) >= 15
-    assert [m.id for m, killers in results if len(killers) < 2] == []
+    vectors of an engine that reports verdicts and reason codes only, and
+    some failure is charged to a rule the mistake breaks (its ruleset's
+    zoo_rules, ids of spec/rules.yaml)."""
+    from fsm.conformance.compat import blamed
+    from fsm.conformance.reference import run_in_process
+    from fsm.conformance.scoring import _with_defaults
+    from fsm.spec import load
+    known = {r["id"] for r in load(with_tests=False).rules}
+    vectors = C.collect(None)
+    doc_of = dict(vectors)
+    mutants = zoo()
+    assert len(mutants) >= 15
+    short, uncharged = [], []
+    for m in mutants:
+        assert m.rules and set(m.rules) <= known, m.id
+        mine = [(p, _with_defaults(d, m.defaults)) for p, d in vectors
+                if d.get("ruleset") == m.ruleset]
+        failed = [o for o in run_in_process(mine, ruleset=m.value, stop_after=40,
+                                            verdicts_only=True) if o.status == C.FAIL]
+        if len(failed) < 2:
+            short.append(m.id)
+        if not any(set(blamed(o, doc_of[o.path])) & set(m.rules) for o in failed):
+            uncharged.append(m.id)
+    assert short == [] and uncharged == []
 
 
 @pytest.mark.parametrize("verdicts", [False, True], ids=["every-fact", "verdicts-only"])

@@ -37,7 +37,7 @@ def failing_step(outcome) -> int | None:
     return None
 
 
-_GOT = re.compile(r"got (?:rejected|gm) \(([a-z0-9-]+)\)")
+_GOT = re.compile(r"got (?:rejected \(|gm \(|reason )([a-z0-9-]+)")
 
 
 def replay_lines(path: str, doc: dict, step: int | None) -> list[str]:
@@ -73,9 +73,10 @@ class _Fired:
 def blamed(outcome, doc) -> tuple:
     """The rule ids a failed vector is charged to: those of its first failing
     step, whatever failed there. Where the reference refuses the step (or
-    leaves it to the GM), the ids of the check that decided it; where it
-    allows the step and the engine refused it, the ids of the engine's check
-    (found by its reason), else the rules the rows the step fired implement,
+    leaves it to the GM), the ids of the check that decided it, and of the
+    engine's check when it gave another reason (either may be the one in
+    error); where it allows the step, the ids of the engine's check (found
+    by its reason, when it refused it) and the rules the rows the step fired implement,
     the machine's rows before it included (a refresh that came at the wrong
     moment, a fact that is wrong after the step, a reason no check of the
     step gives). When the failure is no step's (a
@@ -97,20 +98,21 @@ def blamed(outcome, doc) -> tuple:
         verdict = enc.step({k: v for k, v in data.items() if k != "expect"})
     except FsmError:
         return declared
-    if verdict.verdict != "allowed":
-        return tuple(verdict.rules) or declared
     reasons = {m.group(1) for d in outcome.details or () if d.startswith(f"step {n}:")
                for m in _GOT.finditer(d)}
     table = enc.ruleset.table
     out: dict = {}
+    if verdict.verdict != "allowed":
+        out.update(dict.fromkeys(verdict.rules))
     for row in (*table.rows, *table.refusals):
         if row.step == data.get("do"):
             for g, rules in row.guards:
                 if reasons & {g.reason, g.gm_reason}:
                     out.update(dict.fromkeys(rules))
-    if not out:                    # what the rows the step fired implement themselves
-        for row in fired.rows:
-            out.update(dict.fromkeys(row.rules))
+    if verdict.verdict != "allowed":
+        return tuple(out) or declared
+    for row in fired.rows:         # the rules by which the reference allowed it
+        out.update(dict.fromkeys(row.rules))
     return tuple(out) or declared
 
 

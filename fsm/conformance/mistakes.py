@@ -103,13 +103,13 @@ def keep_windows_past_the_turn(enc, st):
 class Known:
     """A mistake real trackers and game systems ship, as a mutant each ruleset
     it applies to builds (its ``zoo`` hook): what goes wrong, what the texts
-    say instead (in our words, with the rule ids), and the public reports
-    that show it (``owner/project#number``, issue or pull request)."""
+    say instead (in our words; each ruleset's ``zoo_rules`` names the rules it
+    breaks there), and public reports that show it or its fix
+    (``owner/project#number``, an issue or pull request)."""
 
     id: str
     wrong: str
     texts: str
-    rules: tuple = ()
     reports: tuple = ()
 
 
@@ -119,66 +119,69 @@ ZOO = (
           "starts",
           "a Reaction or PF2 reaction comes back at the start of its owner's own turn; a 4e "
           "immediate action at the end of its owner's own turn",
-          ("5E-REACTION-ONE", "PF2-REACTION-ONE", "4E-IMM-ONCE"),
-          ("Nimble-Co/FoundryVTT-Nimble#278",)),
+          ("Nimble-Co/FoundryVTT-Nimble#278",
+           "Nimble-Co/FoundryVTT-Nimble#48",
+           "massif-press/compcon#346",
+           "Obsidian-TTRPG-Community/initiative-tracker#139")),
     Known("reactions-only-on-own-turn",
           "a reaction is allowed only on its owner's own turn",
           "a reaction may be taken on any creature's turn, whenever its trigger occurs",
-          ("5E-REACTION-ANY-TURN", "PF2-OWN-TURN-REACTION")),
+          ("Nimble-Co/FoundryVTT-Nimble#734", "foundryvtt/pf2e#11392")),
     Known("ready-spends-the-reaction-at-once",
           "taking the Ready action spends the reaction (4e: the immediate action) at once",
           "the reaction is spent only when the readied action is released",
-          ("5E-READY", "4E-READY")),
+          ("SolastaMods/SolastaUnfinishedBusiness#2234",)),
     Known("readied-fires-twice",
           "releasing a readied action spends nothing and leaves it readied, so it can "
           "fire again",
           "a readied action is taken once, when its trigger comes, as the creature's "
           "reaction (4e: immediate action)",
-          ("5E-READY", "4E-READY")),
+          ("SolastaMods/SolastaUnfinishedBusiness#4395",)),
     Known("opportunity-on-entering-reach",
           "an Opportunity Attack is offered when a creature enters the reach",
           "only leaving the reach of a creature that can see you provokes one",
-          ("5E-OA", "5E-REACH")),
+          ("gambit07/gambits-premades#52",)),
     Known("opportunity-after-the-move",
           "an Opportunity Attack is offered once the move has finished",
           "it comes right before the creature leaves the reach, during the move",
-          ("5E-OA",)),
+          ("SolastaMods/SolastaUnfinishedBusiness#4456",)),
     Known("forced-movement-provokes",
           "being pushed, pulled or teleported provokes opportunity attacks",
           "only a creature's own movement provokes; forced movement and teleportation "
           "do not",
-          ("5E-OA-OWN-MOVEMENT", "5E-TELEPORT", "4E-OPP-TRIGGER")),
+          ("Vek17/TabletopTweaks-Base#289",)),
     Known("disengage-outlasts-the-turn",
           "the Disengage action keeps protecting its creature after its turn",
           "Disengage lasts for the rest of the current turn only",
-          ("5E-DISENGAGE",)),
+          ("EnderWiggin/SolastaUnfinishedBusiness#11",)),
     Known("incapacitated-reacts",
           "an Incapacitated creature still takes reactions",
           "an Incapacitated creature takes no action, Bonus Action or Reaction",
-          ("5E-INCAPACITATED",)),
+          ("grannypron/uaf#30", "DFreds/dfreds-convenient-effects#14")),
     Known("no-slot-limit",
           "nothing limits the spell slots expended in one turn",
           "a creature expends at most one spell slot per turn (SRD 5.2.1)",
-          ("5E-SLOT-ONE",)),
+          ("Yoonmoonsik/dnd2024#170",
+           "SolastaMods/SolastaUnfinishedBusiness#4284",
+           "ZerdBG3/RAW#35")),
     Known("reactions-before-the-first-turn",
           "a creature reacts before its first turn of the encounter as if nothing were "
           "in question",
           "whether a creature may react before its first turn is the GM's call unless an "
           "option settles it",
-          ("PF2-FIRST-TURN",)),
+          ("foundryvtt/pf2e#18990",)),
     Known("two-reactions-on-one-trigger",
           "a creature with more reactions uses two of them on one trigger",
           "however many reactions a creature has, one per trigger",
-          ("PF2-EXTRA-REACTIONS",)),
+          ("long-war-2/lwotc#1718",)),
     Known("free-action-per-turn",
           "a triggered free action is limited to one per turn",
-          "triggered free actions are unlimited, one per trigger",
-          ("PF2-FREE-ONE-PER-TRIGGER", "PF2-FREE-UNLIMITED")),
+          "triggered free actions are unlimited, one per trigger"),
     Known("opportunity-on-own-turn",
           "an opportunity action (or an immediate action) is allowed on its owner's own "
           "turn",
           "neither is taken on one's own turn",
-          ("4E-OPP-OWN-TURN", "4E-IMM-OWN-TURN")),
+          ("GrognardsFromHell/TemplePlus#69",)),
 )
 
 
@@ -193,7 +196,11 @@ def zoo() -> list:
         for kid, (rows, refusals) in rs.zoo(rs.rows, rs.refusals, Kit(rs)).items():
             if kid not in known:
                 raise KeyError(f"ruleset {name} builds zoo mistake {kid!r}, which ZOO lacks")
-            out.append(Mutant(f"{name}:zoo-{kid}", name, known[kid].wrong, rows, refusals))
+            if kid not in rs.zoo_rules:
+                raise KeyError(f"ruleset {name} builds zoo mistake {kid!r} and names no rule "
+                               f"it breaks (its zoo_rules)")
+            out.append(Mutant(f"{name}:zoo-{kid}", name, known[kid].wrong, rows, refusals,
+                              rules=tuple(rs.zoo_rules[kid])))
     return out
 
 

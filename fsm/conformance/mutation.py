@@ -28,6 +28,7 @@ class Mutant:
     refusals: tuple
     defaults: dict | None = None    # options taken by vectors that do not set them
     silent: str = ""                # why no verdict can show it (only facts can), if so
+    rules: tuple = ()               # the rule ids it breaks, where that is declared
 
     @property
     def value(self):

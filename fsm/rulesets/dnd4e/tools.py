@@ -294,6 +294,15 @@ def forced_moves_provoke(enc, st):
         and adjacent(mover.at, me.at)
 
 
+# the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
+ZOO_RULES = {
+    "reactions-reset-per-round": ("4E-IMM-ONCE",),
+    "readied-fires-twice": ("4E-READY",),
+    "forced-movement-provokes": ("4E-OPP-TRIGGER",),
+    "opportunity-on-own-turn": ("4E-OPP-OWN-TURN", "4E-IMM-OWN-TURN"),
+}
+
+
 def zoo(rows, refusals, kit) -> dict:
     """The trackers' mistakes in D&D 4e terms: {zoo id: (rows, refusals)}. (A
     Ready that spends the immediate action at once is no mistake verdicts

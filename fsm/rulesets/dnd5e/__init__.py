@@ -19,7 +19,7 @@ from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import (ANSWERS, BEFORE, CONCENTRATION, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
                      Fighter5e)
 from .table import REFUSALS, ROWS
-from .tools import budgets, explore, mistakes, mutants, zoo
+from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
 _CAST = (SPELL, SLOT)
 ATTRIBUTION = (
@@ -44,7 +44,7 @@ RULESET = register(Ruleset(
            StepSpec("move", moving=True),
            StepSpec("reaction", flags=(*_CAST, BEFORE)),
            StepSpec("event", flags=(CONCENTRATION,))),
-    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo,
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("srd-5e",), attribution=ATTRIBUTION,
     scene=shared.SCENE,
 ))

@@ -237,6 +237,21 @@ def after_the_trigger(enc, st):
         fx.before_its_trigger(enc, st)
 
 
+# the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
+ZOO_RULES = {
+    "reactions-reset-per-round": ("5E-REACTION-ONE",),
+    "reactions-only-on-own-turn": ("5E-REACTION-ANY-TURN",),
+    "ready-spends-the-reaction-at-once": ("5E-READY",),
+    "readied-fires-twice": ("5E-READY", "5E-REACTION-ONE"),
+    "opportunity-on-entering-reach": ("5E-OA", "5E-REACH"),
+    "opportunity-after-the-move": ("5E-OA",),
+    "forced-movement-provokes": ("5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
+    "disengage-outlasts-the-turn": ("5E-DISENGAGE",),
+    "incapacitated-reacts": ("5E-INCAPACITATED",),
+    "no-slot-limit": ("5E-SLOT-ONE",),
+}
+
+
 def zoo(rows, refusals, kit) -> dict:
     """The trackers' mistakes in D&D 5e terms: {zoo id: (rows, refusals)}."""
     answers = frozenset(fx.ANSWERS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, FighterPF2, notes
 from .table import REFUSALS, ROWS
-from .tools import budgets, explore, mistakes, mutants, zoo
+from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
 RULESET = register(Ruleset(
     name="pf2e", title="Pathfinder 2e", rule_prefix="PF2",
@@ -31,6 +31,6 @@ RULESET = register(Ruleset(
     fighter=FighterPF2, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
     steps=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
-    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, notes=notes,
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES, notes=notes,
     scene=shared.SCENE,
 ))

@@ -187,6 +187,16 @@ def free_once_per_turn(enc, st):
     return True
 
 
+# the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
+ZOO_RULES = {
+    "reactions-reset-per-round": ("PF2-REACTION-ONE",),
+    "reactions-only-on-own-turn": ("PF2-OWN-TURN-REACTION",),
+    "reactions-before-the-first-turn": ("PF2-FIRST-TURN",),
+    "two-reactions-on-one-trigger": ("PF2-EXTRA-REACTIONS",),
+    "free-action-per-turn": ("PF2-FREE-ONE-PER-TRIGGER", "PF2-FREE-UNLIMITED"),
+}
+
+
 def zoo(rows, refusals, kit) -> dict:
     """The trackers' mistakes in Pathfinder terms: {zoo id: (rows, refusals)}."""
     return {
