@@ -76,7 +76,7 @@ def blamed(outcome, doc) -> tuple:
     leaves it to the GM), the ids of the check that decided it, and of the
     engine's check when it gave another reason (either may be the one in
     error); where it allows the step, the ids of the engine's check (found
-    by its reason, when it refused it) and the rules the rows the step fired implement,
+    by its reason, when it refused it), else the rules the rows the step fired implement,
     the machine's rows before it included (a refresh that came at the wrong
     moment, a fact that is wrong after the step, a reason no check of the
     step gives). When the failure is no step's (a
@@ -111,8 +111,9 @@ def blamed(outcome, doc) -> tuple:
                     out.update(dict.fromkeys(rules))
     if verdict.verdict != "allowed":
         return tuple(out) or declared
-    for row in fired.rows:         # the rules by which the reference allowed it
-        out.update(dict.fromkeys(row.rules))
+    if not out:                    # the rules by which the reference allowed it
+        for row in fired.rows:
+            out.update(dict.fromkeys(row.rules))
     return tuple(out) or declared
 
 

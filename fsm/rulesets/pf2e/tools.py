@@ -190,7 +190,7 @@ def free_once_per_turn(enc, st):
 # the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
 ZOO_RULES = {
     "reactions-reset-per-round": ("PF2-REACTION-ONE",),
-    "reactions-only-on-own-turn": ("PF2-OWN-TURN-REACTION",),
+    "reactions-only-on-own-turn": ("PF2-TRIGGER", "PF2-REACTION-ONE"),   # refused as if spent
     "reactions-before-the-first-turn": ("PF2-FIRST-TURN",),
     "two-reactions-on-one-trigger": ("PF2-EXTRA-REACTIONS",),
     "free-action-per-turn": ("PF2-FREE-ONE-PER-TRIGGER", "PF2-FREE-UNLIMITED"),
