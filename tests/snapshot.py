@@ -81,7 +81,7 @@ def _generated() -> dict:
         for args in (["spec", "map"], ["diagram", "--write"], ["conformance", "--generate"]):
             assert main(args) == 0, args
     files = [ROOT / "spec" / n for n in ("MAP.md", "PRECEDENCE.md", "vector.schema.json",
-                                         "COVERAGE.json")]
+                                         "statements.json", "protocol.d.ts", "COVERAGE.json")]
     files += sorted((ROOT / "diagrams").rglob("*")) + sorted(
         (ROOT / "spec" / "vectors" / "generated").glob("*.json"))
     return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest()

@@ -12,7 +12,7 @@ import pytest
 
 from fsm import conformance as C
 from fsm.cli import main
-from fsm.conformance.mistakes import mistakes
+from fsm.conformance.mistakes import mistakes, zoo
 from fsm.conformance.mutation import mutants
 from fsm.conformance.scoring import score
 
@@ -64,14 +64,15 @@ def test_the_report_gives_each_rules_status(tmp_path, capsys):
     assert doc["rules"]["4E-INTERRUPT"]["status"] == "fails"
     assert doc["rules"]["4E-INTERRUPT"]["failed"] == [target]
     assert doc["rules"]["PF2-THREE-ACTIONS"]["status"] == "conforms"
-    assert doc["headline"].startswith("fails the fsm suite, format 1: 1 vector(s), 1 rule(s): "
-                                      "4E-INTERRUPT;")
+    assert doc["headline"].startswith("fails the fsm suite, format 1: 1 vector(s) failed, "
+                                      "charged to 1 rule(s): 4E-INTERRUPT;")
+    assert doc["rules"]["4E-INTERRUPT"]["charged"] == [target]
     assert _last_line(err) == "3 passed, 1 failed, 0 skipped"
     page = report.read_text(encoding="utf-8")
     assert "<title>Conformance of" in page and target in page
     md = tmp_path / "report.md"
     main(["conformance", *FEW, "--report", str(md)])
-    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 |  |" in md.read_text(encoding="utf-8")
+    assert "| 4E-INTERRUPT | conforms | 1 | 0 | 0 | 0 |  |" in md.read_text(encoding="utf-8")
 
 
 def test_a_wrong_verdict_fails_the_vector_only(capsys):
@@ -135,12 +136,14 @@ def test_a_bad_handshake_fails_every_vector(capsys):
 @pytest.mark.parametrize("fuzz", [(), ("--fuzz", "3")])
 def test_a_program_that_cannot_start_is_bad_input(fuzz, capsys):
     """A missing engine binary is a mistake in the command: one line on
-    stderr and exit 2, not a failure of every vector."""
+    stderr and exit 2, not a failure of every vector; the line gives what
+    the shell said (dash and bash word it differently)."""
     assert main(["conformance", *FEW, *fuzz, "--program", "/nonexistent/engine"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.strip() == ("fsm conformance: cannot start '/nonexistent/engine': "
-                                    "No such file or directory")
+    said = captured.err.removeprefix("fsm conformance: cannot start '/nonexistent/engine': ")
+    assert said != captured.err and said.count("\n") == 1
+    assert "/nonexistent/engine" in said and ("not found" in said or "No such file" in said)
 
 
 def test_an_engine_that_dies_later_fails_its_vectors_and_the_run_goes_on(capsys):
@@ -278,10 +281,14 @@ def test_fsm_mutate_reports_k_of_n(capsys):
     with only a few vectors, mutants survive and the exit status is 1."""
     assert main(["mutate", *FEW]) == 1
     lines = capsys.readouterr().out.strip().splitlines()
-    g, m = len(mutants()), len(mistakes())
-    assert re.fullmatch(rf"guards: \d+ of {g}; mistakes: \d+ of {m}", lines[-2])
-    killed, total = re.fullmatch(r"(\d+) of (\d+) mutants killed", lines[-1]).groups()
-    assert int(total) == g + m and 0 < int(killed) < g + m
+    g, m, z = len(mutants()), len(mistakes()), len(zoo())
+    for line, family, n in zip(lines[-4:-1], ("guards", "mistakes", "zoo"), (g, m, z)):
+        assert re.fullmatch(rf"{family}: \d+ of {n} with every fact reported, \d+ of \d+ on "
+                            rf"verdicts alone( \(\d+ no verdict can show\))?", line), line
+    killed, total, bare, shown = re.fullmatch(
+        r"(\d+) of (\d+) mutants killed; on verdicts alone (\d+) of (\d+)", lines[-1]).groups()
+    assert int(total) == g + m + z and 0 < int(killed) < g + m + z
+    assert int(bare) <= int(killed) and int(shown) < int(total)
     assert any(line.startswith("SURVIVES") for line in lines)
 
 
@@ -385,11 +392,17 @@ def test_the_readme_plugin_example_passes_for_an_engine_of_verdicts_and_reasons(
                                          ("shift-provokes", ["4E-OPP-TRIGGER", "4E-SCENE-GRID"])])
 def test_an_engine_with_one_broken_rule_is_reported_failing_that_rule_only(mode, broken,
                                                                             capsys):
-    """The report blames the rules of the failing step's deciding check, not
-    every rule its vector covers, and never says "conforms" while a vector fails."""
-    assert main(["conformance", "--program", f"{FAKE} {mode}", "--json"]) == 1
+    """The report charges the failures to the rules of the failing step's
+    deciding check, not to every rule its vectors cover; no rule a failed
+    vector covers conforms; the report never says "conforms" while a vector fails."""
+    fourth = [str(p) for p in sorted(VECTORS.glob("4e-*.json"))]
+    assert main(["conformance", *fourth, "--program", f"{FAKE} {mode}", "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    assert sorted(r for r, e in doc["rules"].items() if e["status"] == "fails") == broken
+    assert sorted(r for r, e in doc["rules"].items() if e["charged"]) == broken
+    failed = {o["id"] for o in doc["outcomes"] if o["status"] == "failed"}
+    for rid, e in doc["rules"].items():
+        assert (e["status"] == "fails") == bool(set(e["failed"]) & failed), rid
+        assert e["status"] != "conforms" or not set(e["passed"]) & failed
     assert doc["headline"].startswith("fails the fsm suite")
 
 
@@ -490,3 +503,140 @@ def test_a_vector_whose_expectation_is_malformed_is_bad_input(tmp_path, expect, 
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["conformance", str(path)]) == 2
     assert capsys.readouterr().err.strip() == f"{path}: step 2: {says}"
+
+
+# -- what a hello may say ----------------------------------------------------------------
+
+HELLO_ENGINE = ROOT / "tests" / "engines" / "hello_engine.py"
+
+
+def _with_hello(hello: dict) -> str:
+    return f"{sys.executable} {HELLO_ENGINE} '{json.dumps(hello)}'"
+
+
+@pytest.mark.parametrize("hello,words", [
+    ({"rulesets": {"pf2": {}}}, "unknown ruleset 'pf2' (did you mean 'pf2e'?)"),
+    ({"rulesets": {}}, "names no ruleset"),
+    ({"rulesets": {"pf2e": {"options": {"mod": ["encounter"]}}}},
+     "unknown option 'mod' (did you mean 'mode'?)"),
+    ({"rulesets": {"pf2e": {"options": {"mode": ["encountre"]}}}},
+     "(did you mean 'encounter'?)"),
+    ({"rulesets": {"dnd4e": {"options": {"readied_as": "integer-or-null"}}}}, "not integers"),
+    ({"rulesets": {"pf2e": {"steps": ["acton"]}}}, "unknown step kind 'acton'"),
+    ({"rulesets": {"pf2e": {"fields": ["cots"]}}}, "unknown step field 'cots'"),
+    ({"facts": ["budget"]}, "unknown fact 'budget' (did you mean 'budgets'?)"),
+    ({"facts": ["budgets.reactoin"]}, "unknown budget 'reactoin'"),
+    ({"features": ["scenes"]}, "unknown feature 'scenes' (did you mean 'scene'?)"),
+])
+def test_a_hello_naming_what_the_suite_does_not_know_fails_in_one_line(hello, words, capsys):
+    """A misspelt ruleset, option, value, step kind, field, fact or feature is a
+    handshake failure in one line naming the nearest known name: never a run
+    of skipped vectors that exits 0."""
+    assert main(["conformance", *FEW, "--program", _with_hello(hello)]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 2 and out[0].startswith("FAIL handshake: the engine's hello: "), out
+    assert words in out[0]
+
+
+def test_fuzzing_with_a_misspelt_hello_is_one_line(capsys):
+    """--fuzz on a hello naming an unknown ruleset: one line, exit 1, no traceback."""
+    pytest.importorskip("hypothesis")
+    assert main(["conformance", "--fuzz", "5", "--program",
+                 _with_hello({"rulesets": {"pf2": {}}})]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown ruleset 'pf2'" in err[0]
+
+
+def test_a_run_that_tested_nothing_exits_1_and_says_so(capsys):
+    """Every vector skipped (a ruleset the vectors do not use) is not a pass."""
+    hello = {"rulesets": {"dnd5e": {}}}
+    pf2 = [str(VECTORS / "pf2-three-actions.json")]
+    assert main(["conformance", *pf2, "--program", _with_hello(hello), "--report",
+                 "/dev/null"]) == 1
+    out, err = capsys.readouterr()
+    assert "nothing was tested: every vector was skipped (ruleset pf2e not supported)" in err
+    assert "tested nothing of the fsm suite" in out
+
+
+def test_a_vector_beyond_the_declared_steps_is_skipped_and_the_headline_says_so(capsys):
+    """A hello listing the step kinds it models skips the vectors that need
+    others, with the step and kind, and the headline counts the rules left
+    untested: leaving kinds out never buys a clean headline."""
+    hello = {"rulesets": {"dnd5e": {"steps": ["action", "move", "resolve", "end-turn",
+                                              "reaction", "event"]}}}
+    assert main(["conformance", "--program", _with_hello(hello), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    skips = [o["message"] for o in doc["outcomes"] if o["status"] == "skipped"
+             and "which the engine does not model" in o["message"]]
+    assert any("'counter' step" in m for m in skips) and \
+        any("'opportunity' step" in m for m in skips)
+    assert "untested: outside its declared support" in doc["headline"]
+    left = [r for r, e in doc["rules"].items() if e["outside_support"]]
+    assert left and all(r.startswith("5E") for r in left)
+
+
+def test_budgets_may_be_declared_one_by_one(capsys):
+    """An engine reporting only its reaction budget is held to the reaction
+    budget and to no other: a wrong action budget it does not report passes,
+    and fails once it reports every budget."""
+    vectors = [str(p) for p in sorted(VECTORS.glob("5e-*.json"))]
+    alone = {"rulesets": {"dnd5e": {}}, "facts": ["budgets.reaction"], "reports": []}
+    assert main(["conformance", *vectors, "--program", _with_hello(alone) + " action"]) == 0
+    whole = dict(alone, facts=["budgets"])
+    assert main(["conformance", *vectors, "--program", _with_hello(whole) + " action"]) == 1
+    assert main(["conformance", *vectors, "--program", _with_hello(alone) + " reaction"]) == 1
+
+
+# -- the trackers' mistakes -------------------------------------------------------------
+
+MUTANT_ENGINE = ROOT / "tests" / "engines" / "mutant_engine.py"
+
+
+def test_every_trackers_mistake_fails_on_verdicts_alone_and_is_charged_to_its_rule():
+    """Each mistake of the zoo (reactions back every round, only on one's own
+    turn, a Ready spending the reaction at once, ...) fails at least two
+    vectors of an engine that reports verdicts and reason codes only, and
+    some failure is charged to a rule the mistake breaks (its ruleset's
+    zoo_rules, ids of spec/rules.yaml)."""
+    from fsm.conformance.compat import blamed
+    from fsm.conformance.reference import run_in_process
+    from fsm.conformance.scoring import _with_defaults
+    from fsm.spec import load
+    known = {r["id"] for r in load(with_tests=False).rules}
+    vectors = C.collect(None)
+    doc_of = dict(vectors)
+    mutants = zoo()
+    assert len(mutants) >= 15
+    short, uncharged = [], []
+    for m in mutants:
+        assert m.rules and set(m.rules) <= known, m.id
+        mine = [(p, _with_defaults(d, m.defaults)) for p, d in vectors
+                if d.get("ruleset") == m.ruleset]
+        failed = [o for o in run_in_process(mine, ruleset=m.value, stop_after=40,
+                                            verdicts_only=True) if o.status == C.FAIL]
+        if len(failed) < 2:
+            short.append(m.id)
+        if not any(set(blamed(o, doc_of[o.path])) & set(m.rules) for o in failed):
+            uncharged.append(m.id)
+    assert short == [] and uncharged == []
+
+
+@pytest.mark.parametrize("verdicts", [False, True], ids=["every-fact", "verdicts-only"])
+def test_the_round_reset_bug_is_charged_to_the_reaction_rule(verdicts, tmp_path, capsys):
+    """An engine giving every creature its reaction back when a round starts
+    fails PF2-REACTION-ONE in the text, the HTML report and the JSON, whether
+    it reports its budgets or verdicts alone."""
+    program = f"{sys.executable} {MUTANT_ENGINE} pf2e:zoo-reactions-reset-per-round" + \
+        (" --verdicts" if verdicts else "")
+    pf2 = [str(p) for p in sorted(VECTORS.glob("**/*pf2*.json"))]
+    page = tmp_path / "report.html"
+    assert main(["conformance", *pf2, "--program", program, "--report", str(page)]) == 1
+    text = capsys.readouterr().out
+    headline = next(line for line in text.splitlines() if line.startswith("fails the fsm"))
+    assert "PF2-REACTION-ONE" in headline.split("charged to", 1)[1]
+    assert "PF2-REACTION-ONE</td><td style=\"color:#b2182b\"><strong>fails" in \
+        page.read_text(encoding="utf-8")
+    assert main(["conformance", *pf2, "--program", program, "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rules"]["PF2-REACTION-ONE"]["status"] == "fails"
+    assert doc["rules"]["PF2-REACTION-ONE"]["charged"]

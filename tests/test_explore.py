@@ -540,7 +540,15 @@ def test_fsm_explore_exits_1_and_writes_the_counterexample(seed, tmp_path, capsy
     out = capsys.readouterr().out
     assert code == 1
     assert "VIOLATION two-immediate-actions" in out
-    assert (tmp_path / "explore-dnd4e-two-immediate-actions.json").exists()
+    first = tmp_path / "explore-dnd4e-two-immediate-actions.json"
+    kept = first.read_text()
+    # a second run keeps the first one's vector and names its own afresh
+    assert main(["explore", "dnd4e", "--combatants", "2", "--rounds", "1",
+                 "--responders", "1", "--jobs", "1", "--out", str(tmp_path)]) == 1
+    second = tmp_path / "explore-dnd4e-two-immediate-actions-2.json"
+    assert str(second) in capsys.readouterr().out
+    assert first.read_text() == kept
+    assert json.loads(second.read_text())["id"] == second.stem
 
 
 @pytest.mark.parametrize("args", [["nope"], ["dnd4e", "--rounds", "0"],
@@ -652,8 +660,10 @@ def test_grid_mode_finds_a_5e_opportunity_attack_that_leaves_no_reach(seed):
     assert report.violation.problem.invariant == "opportunity-without-leaving"
 
 
-def test_a_small_5e_walk_on_the_grid_is_clean():
-    report = explore(_small("dnd5e", grid=True, depth=1, answerers=("c2",)), jobs=2)
+@pytest.mark.parametrize("ruleset", [n for n, rs in RULESETS.items()
+                                     if rs.explore and rs.explore.grid_moves is not None])
+def test_a_small_walk_on_the_grid_is_clean(ruleset):
+    report = explore(_small(ruleset, grid=True, depth=1, answerers=("c2",)), jobs=2)
     assert report.violation is None and report.complete
 
 
@@ -665,8 +675,12 @@ def test_grid_mode_finds_a_melee_attack_that_is_not_lost(seed):
     assert report.violation.problem.invariant == "melee-attack-not-lost"
 
 
-def test_grid_mode_is_refused_for_a_ruleset_that_derives_nothing(capsys):
-    """pf2e reads positions but derives nothing from them: --grid says so."""
+def test_grid_mode_is_refused_for_a_ruleset_that_derives_nothing(capsys, monkeypatch):
+    """A ruleset that reads positions but derives nothing from them (no grid
+    moves to walk): --grid says so."""
+    rs = RULESETS["pf2e"]
+    monkeypatch.setitem(RULESETS, "pf2e", replace(rs, explore=replace(rs.explore,
+                                                                      grid_moves=None)))
     assert main(["explore", "pf2e", "--grid"]) == 2
     err = capsys.readouterr().err
     assert "has no grid mode" in err and len(err.strip().splitlines()) == 1

@@ -336,3 +336,95 @@ def test_a_scheduler_address_where_something_else_answers_is_one_line(banner, ca
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert ("is not a Dask scheduler" if banner else "answered as a Dask scheduler within") in err
+
+
+# -- one limit on a scenario's values, whatever its syntax --
+
+def _values(node) -> int:
+    """Values of a document as the limit counts them: every object, array,
+    key and scalar, the whole document included."""
+    if isinstance(node, dict):
+        return 1 + sum(1 + _values(v) for v in node.values())
+    if isinstance(node, list):
+        return 1 + sum(map(_values, node))
+    return 1
+
+
+def _scenario_of(total: int) -> dict:
+    """A scenario of exactly ``total`` values: steps of three values each,
+    and a list of tags to make up the rest."""
+    doc = {"format": 1, "ruleset": "dnd4e", "tags": [],
+           "combatants": [{"id": "orc", "side": "monsters"}], "steps": []}
+    doc["steps"] = [{"do": "resolve"} for _ in range((total - _values(doc)) // 3)]
+    doc["tags"] = ["t"] * (total - _values(doc))
+    assert _values(doc) == total
+    return doc
+
+
+def _block_yaml(doc) -> str:
+    """``doc`` (scalars, lists of scalars or of flat objects) in YAML's block
+    style, written out at once (PyYAML's emitter takes seconds for this)."""
+    out = []
+    for key, value in doc.items():
+        if not isinstance(value, list):
+            out.append(f"{key}: {json.dumps(value)}")
+            continue
+        out.append(f"{key}:" if value else f"{key}: []")
+        for item in value:
+            if isinstance(item, dict):
+                pairs = [f"{k}: {json.dumps(v)}" for k, v in item.items()]
+                out.append("- " + "\n  ".join(pairs))
+            else:
+                out.append(f"- {json.dumps(item)}")
+    return "\n".join(out) + "\n"
+
+
+def _written(tmp_path, doc, syntax):
+    path = tmp_path / f"scenario.{syntax}"
+    path.write_text(json.dumps(doc) if syntax == "json" else _block_yaml(doc),
+                    encoding="utf-8")
+    if syntax == "yaml" and _values(doc) < 10_000:     # the writer's own check
+        import yaml
+        assert yaml.safe_load(path.read_text(encoding="utf-8")) == doc
+    return path
+
+
+def _accepted(path) -> bool:
+    from fsm.io.scenario import load_source
+    try:
+        load_source(path)
+    except InputError as exc:
+        assert "more than" in exc.message and "values" in exc.message, exc.message
+        return False
+    return True
+
+
+@pytest.mark.parametrize("syntax", ["json", "yaml"])
+@pytest.mark.parametrize("past", [0, 1])
+def test_json_and_yaml_are_held_to_one_limit_on_values(syntax, past, tmp_path, monkeypatch):
+    """At the limit a scenario is read, one value past it refused, in either
+    syntax (the limit lowered here, as it is one number for both)."""
+    from fsm.io import jsonsafe
+    monkeypatch.setattr(jsonsafe, "MAX_VALUES", 3000)
+    path = _written(tmp_path, _scenario_of(3000 + past), syntax)
+    assert _accepted(path) is not past
+
+
+@pytest.mark.parametrize("syntax,past", [("json", 0), ("json", 1), ("yaml", 1)])
+def test_the_limit_on_values_is_the_same_at_its_real_size(syntax, past, tmp_path):
+    """The real limit, 200,000 values (YAML at the limit takes seconds to
+    compose, so only its side past the limit is read here)."""
+    from fsm.io.jsonsafe import MAX_VALUES
+    path = _written(tmp_path, _scenario_of(MAX_VALUES + past), syntax)
+    assert _accepted(path) is not past
+
+
+@pytest.mark.parametrize("syntax", ["json", "yaml"])
+def test_a_scenario_of_50000_steps_is_refused_in_either_syntax(syntax, tmp_path, capsys):
+    doc = {"format": 1, "ruleset": "dnd4e",
+           "combatants": [{"id": "orc", "side": "monsters"}, {"id": "ayla", "side": "heroes"}],
+           "steps": [{"actor": "orc", "do": "standard"} for _ in range(50_000)]}
+    path = _written(tmp_path, doc, syntax)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"{path}: document of more than 200000 values; refused\n"

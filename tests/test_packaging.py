@@ -59,6 +59,7 @@ def test_the_wheel_finds_its_own_spec_under_share(installed):
                 "print(fsm.__file__); print(S.default_root())"], cwd=away).stdout.split("\n")
     assert Path(out[0]).resolve().is_relative_to(venv.resolve()), out
     assert Path(out[1]).resolve() == (venv / "share" / S.DATA_NAME).resolve(), out
+    assert (venv / "share" / S.DATA_NAME / "spec" / "protocol.d.ts").is_file()
 
 
 def test_the_installed_fsm_runs_every_vector_outside_a_checkout(installed):
@@ -80,6 +81,27 @@ def test_the_readmes_library_examples_run_from_the_wheel(installed):
     (away / "example.py").write_text(script, encoding="utf-8")
     _run([str(python), "example.py"], cwd=away)
     assert checked >= 4
+
+
+def test_the_readmes_plugin_install_line_names_an_extra_the_wheel_has(installed):
+    """The README installs the pytest plugin with the `pytest` extra: the
+    wheel declares it (pytest with it), and pip takes the line as written."""
+    import re
+    python, venv, away = installed
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(l for l in readme.splitlines() if "--fsm-adapter" not in l and
+                re.search(r"pip install \S*\[pytest\]", l))
+    assert '"path/to/fsm[pytest]"' in line, line
+    shown = _run([str(python), "-c", "import importlib.metadata as m; "
+                  "d = m.distribution('fsm-triggered-actions'); "
+                  "print(d.metadata.get_all('Provides-Extra')); print(d.requires)"]).stdout
+    extras, requires = shown.splitlines()
+    assert "'pytest'" in extras
+    assert re.search(r"pytest>=[\d.]+ *; *extra *== *.pytest.", requires), requires
+    wheel = next((away.parent / "dist").glob("*.whl"))
+    _run([str(python), "-m", "pip", "install", "-q", "--no-index", f"{wheel}[pytest]"])
+    done = _run([str(python), "-m", "pytest", "--help"], cwd=away)
+    assert "--fsm-adapter" in done.stdout
 
 
 def test_the_installed_fsm_cites_rules_in_our_words(installed):
@@ -158,6 +180,7 @@ def test_the_sdist_carries_what_its_tests_need(tmp_path):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for wanted in ("tests/conftest.py", "tests/engines/fake_engine.py",
                    "diagrams/dnd4e-overview.dot", "spec/TIMING.md", "spec/COVERAGE.json",
-                   "spec/result.schema.json", ".ci/run"):
+                   "spec/result.schema.json", "spec/protocol.d.ts", ".ci/run",
+                   "examples/stackless/adapter.js", "examples/stackless/tracker.js"):
         assert wanted in names, wanted
     assert any(n.startswith("spec/vectors/generated/gen-") for n in names)

@@ -1,5 +1,5 @@
-"""What the commands share: seconds and file arguments, writing a report,
-the names of the rulesets for help texts."""
+"""What the commands share: seconds and file arguments, the names of the
+rulesets for help texts. (Writing files: fsm.io.writing.)"""
 
 from __future__ import annotations
 
@@ -71,21 +71,6 @@ def sources_folder(folder):
     if folder is not None and not os.path.isdir(folder):
         raise InputError(folder, "not a folder (--sources names the folder holding the texts)")
     return folder
-
-
-def write_report(path, text) -> None:
-    """Write ``text`` to ``path`` whole or not at all: beside it first, then
-    renamed over it, so that no half-written report is left behind."""
-    folder = os.path.dirname(os.path.abspath(path))
-    partial = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.partial")
-    try:
-        with open(partial, "w", encoding="utf-8", errors="backslashreplace") as fh:
-            fh.write(text)
-        os.replace(partial, path)
-    except OSError as exc:
-        if os.path.exists(partial):
-            os.unlink(partial)
-        raise InputError(path, f"cannot write: {exc.strerror}") from None
 
 
 def cpus() -> int:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..errors import DiagramError, InputError
+from ..io.writing import cannot_write, check_file, check_folder
 from ..scenario import is_log
 from .common import output_path, ruleset_names
 
@@ -65,6 +66,8 @@ def cmd_diagram(args) -> int:
             raise DiagramError(f"name a ruleset ({ruleset_names()}), or give --check "
                                f"or --write")
         fmt = args.format or (diagrams.format_for(args.output) if args.output else "dot")
+        if args.output:
+            check_file(args.output)
         data = diagrams.render(args.ruleset, args.view, fmt)
         if args.output:
             with open(args.output, "wb") as fh:
@@ -75,8 +78,7 @@ def cmd_diagram(args) -> int:
         else:
             sys.stdout.write(data.decode("utf-8"))
     except OSError as exc:
-        print(f"fsm diagram: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
-        return 2
+        raise cannot_write(exc.filename or args.output or args.dir, exc) from None
     return 0
 
 
@@ -89,6 +91,7 @@ def _diagram_all(diagrams, args) -> int:
                            "not of an installed package; give --dir FOLDER to "
                            f"{'write' if args.write else 'check'} a folder of diagrams")
     if args.write:
+        check_folder(folder)
         for path in diagrams.write_all(folder):
             print(f"wrote {path}")
         return 0
@@ -110,6 +113,7 @@ def check_diagram_option(args) -> None:
         diagrams.format_for(args.diagram)
     except DiagramError as exc:
         raise InputError(args.diagram, str(exc).split(": ", 1)[-1]) from None
+    check_file(args.diagram)
 
 
 def draw_scenario(path, target) -> None:
@@ -119,6 +123,6 @@ def draw_scenario(path, target) -> None:
     except DiagramError as exc:
         raise InputError(target, str(exc)) from None
     except OSError as exc:
-        raise InputError(target, f"cannot write: {exc.strerror}") from None
+        raise cannot_write(target, exc) from None
     for drawn in written:
         print(f"wrote {drawn}", file=sys.stderr)

@@ -8,6 +8,7 @@ import json
 import sys
 
 from ..errors import ConfigError
+from ..io.writing import cannot_write, check_folder
 from .common import cpus, output_path, processes, ruleset_names, seconds
 
 
@@ -37,7 +38,9 @@ def add_parser(sub) -> None:
                      help="also list situations no row decides or two rows could decide")
     exp.add_argument("--json", action="store_true", help="print the result as JSON")
     exp.add_argument("--out", default=".", metavar="DIR", type=output_path,
-                     help="where to write a counterexample vector (default: .)")
+                     help="where to write a counterexample vector (default: .); a file "
+                          "of its name already there is kept, and the vector gets a fresh "
+                          "name beside it")
     exp.add_argument("--jobs", type=processes, metavar="J",
                      help="owners the states are split among, each a process (default: one "
                           "per CPU; with --scheduler, one per Dask worker, and more than the "
@@ -117,6 +120,7 @@ def cmd_explore(args) -> int:
                    responders=args.responders, engine=args.engine,
                    max_states=args.max_states, max_seconds=args.max_seconds, grid=args.grid)
     X.check_config(cfg)
+    check_folder(args.out)             # before the walk, not after it
     cfg.options = dict(X.parse_option(text, args.ruleset) for text in args.option)
     jobs = args.jobs if args.jobs is not None or args.scheduler else cpus()
     bar = X.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
@@ -135,8 +139,7 @@ def cmd_explore(args) -> int:
     try:
         written = X.write_counterexample(result, args.out) if result.violation else None
     except OSError as exc:
-        print(f"fsm explore: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
-        return 2
+        raise cannot_write(args.out, exc) from None
     recorded = X.recorded_gaps() if args.audit else set()
     missing = X.unrecorded_gaps(result, recorded) if args.audit else []
     if args.json:

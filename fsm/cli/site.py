@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 import time
 
+from ..io.writing import cannot_write
 from .common import SEEDS_ENV, output_path, sources_folder
 
 EPILOG_SITE = """\
@@ -30,7 +30,16 @@ Built without --sources, no sentence of the texts appears: the pages give
 them in our words. With --sources the originals are shown beside them, for a
 private build; the pages say so.
 
-exit status: 0 built, 2 bad usage (or npm could not fetch the runtime).
+OUT must be a new or empty folder, or one fsm site built before: it leaves
+a list of what it wrote there (.fsm-site), and a later build replaces those
+files, removes the ones it no longer writes and leaves any other file alone.
+A folder holding files it did not write is refused, unless --replace is
+given: then those of the same names as the site's are replaced and the
+others left. The project's own folders (the checkout, its spec/, fsm/,
+tests/...) are refused even so: build into a folder of its own, like site/.
+
+exit status: 0 built, 2 bad usage (OUT refused or unwritable, or npm could not
+fetch the runtime).
 examples:
   fsm site site/
   fsm site site/ --live                          (adds the live checker; needs npm)
@@ -55,6 +64,10 @@ def add_parser(sub) -> None:
     site.add_argument("--pyodide", metavar="PATH", default=None,
                       help="with --live: the pyodide npm package, as its folder or its .tgz, "
                            "instead of fetching it with npm")
+    site.add_argument("--replace", action="store_true",
+                      help="write the site into OUT even though it holds files fsm site "
+                           "did not write: those of the same names as the site's are "
+                           "replaced, the others left")
     site.add_argument("--root", default=None, help=argparse.SUPPRESS)
     site.set_defaults(func=cmd_site)
 
@@ -64,16 +77,17 @@ def cmd_site(args) -> int:
     sources_folder(args.sources)
     start = time.perf_counter()
     try:
-        written = build(args.out, args.root, args.sources, args.live, args.pyodide)
+        written, removed = build(args.out, args.root, args.sources, args.live, args.pyodide,
+                                 args.replace)
     except OSError as exc:
-        print(f"fsm site: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
-        return 2
+        raise cannot_write(args.out, exc) from None
     if args.live:
         where = (f"serve it to use the live checker: python -m http.server -d "
                  f"{shlex.quote(str(args.out))}, then open "
                  f"http://127.0.0.1:8000/live/index.html")
     else:
         where = f"open {os.path.join(args.out, 'index.html')}"
-    print(f"wrote {len(written)} files under {os.path.abspath(args.out)} in "
+    gone = f" (and removed {removed} its previous build had)" if removed else ""
+    print(f"wrote {len(written)} files under {os.path.abspath(args.out)}{gone} in "
           f"{time.perf_counter() - start:.1f} s; {where}")
     return 0

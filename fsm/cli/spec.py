@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..errors import SpecError
+from ..io.writing import check_folder, write_whole
 from .common import SEEDS_ENV, sources_folder
 
 
@@ -24,7 +25,8 @@ def add_parser(sub) -> None:
         "check", help="exit 0 only when every sentence, rule and link holds",
         description="Check the whole map: every sentence covered, every rule implemented "
                     "by the table, tested (rule marker) and covered by a vector, every "
-                    "reference resolving, MAP.md and PRECEDENCE.md fresh, every clause "
+                    "reference resolving, the generated files fresh (MAP.md, "
+                    "PRECEDENCE.md, the schema, statements.json, protocol.d.ts), every clause "
                     "of TIMING.md citing what exists and naming what the table has; with "
                     "--sources, every fingerprint and the tiling of each text.",
         epilog="exit status: 0 the map holds, 1 problems were found, 2 bad usage.\n"
@@ -48,12 +50,15 @@ def add_parser(sub) -> None:
                     help="folder holding the texts (default: $FSM_SOURCES)")
     ss.add_argument("--root", default=None, help=argparse.SUPPRESS)
     ss.set_defaults(func=cmd_spec_show)
-    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md, PRECEDENCE.md and "
-                                         "vector.schema.json",
+    sm = spec_sub.add_parser("map", help="regenerate spec/MAP.md, PRECEDENCE.md, "
+                                         "vector.schema.json, statements.json, protocol.d.ts",
                              description="Regenerate the readable map spec/MAP.md, the "
                                          "precedence of checks spec/PRECEDENCE.md (from the "
-                                         "spec files and the tables) and the JSON Schema "
-                                         "spec/vector.schema.json (from the rulesets).")
+                                         "spec files and the tables), the JSON Schema "
+                                         "spec/vector.schema.json (from the rulesets), "
+                                         "spec/statements.json (from the rules) and the "
+                                         "TypeScript declarations spec/protocol.d.ts (from "
+                                         "the two schemas).")
     sm.add_argument("--stdout", action="store_true", help="print MAP.md instead of writing the files")
     sm.add_argument("--root", default=None, help=argparse.SUPPRESS)
     sm.set_defaults(func=cmd_spec_map)
@@ -76,7 +81,7 @@ def _load_spec(spec_mod, root, with_tests=True):
 
 def cmd_spec_check(args) -> int:
     from .. import spec as spec_mod
-    from ..spec import schema, statements
+    from ..spec import schema, statements, typescript
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
@@ -87,6 +92,7 @@ def cmd_spec_check(args) -> int:
     problems += _timing_problems(spec)
     problems += schema.problems(spec.root)
     problems += statements.problems(spec)
+    problems += typescript.problems(spec.root)
     cov = spec_mod.coverage(spec)
     total = sum(c["sentences"] for c in cov.values())
     covered = sum(c["covered"] for c in cov.values())
@@ -152,27 +158,29 @@ def cmd_spec_map(args) -> int:
     from .. import spec as spec_mod
     if not (Path(args.root or spec_mod.default_root()) / "tests").is_dir():
         print("fsm spec map: it regenerates the files of a checkout's spec/ (MAP.md, "
-              "PRECEDENCE.md, statements.json, the schema) from its rules and tests: run it "
+              "PRECEDENCE.md, statements.json, the schema, protocol.d.ts) from its rules and "
+              "tests: run it "
               "in a checkout of the project", file=sys.stderr)
         return 2
+    if not args.stdout:
+        check_folder(Path(args.root or spec_mod.default_root()) / "spec")
     spec = _load_spec(spec_mod, args.root)
     if spec is None:
         return 2
-    from ..spec import schema, statements, timing
+    from ..spec import schema, statements, timing, typescript
     text = spec_mod.render_map(spec)
-    path = spec.root / "spec" / "MAP.md"
     if args.stdout:
         sys.stdout.write(text)
         return 0
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {path}")
-    precedence = spec.root / "spec" / "PRECEDENCE.md"
-    precedence.write_text(timing.render_precedence(), encoding="utf-8")
-    print(f"wrote {precedence}")
-    schema_path = spec.root / "spec" / schema.NAME
-    schema_path.write_text(schema.render(), encoding="utf-8")
-    print(f"wrote {schema_path}")
-    statements_path = spec.root / "spec" / statements.NAME
-    statements_path.write_text(statements.render(spec), encoding="utf-8")
-    print(f"wrote {statements_path}")
+    folder = spec.root / "spec"
+    files = ((folder / "MAP.md", lambda: text),
+             (folder / "PRECEDENCE.md", timing.render_precedence),
+             (folder / schema.NAME, schema.render),
+             (folder / statements.NAME, lambda: statements.render(spec)))
+    for path, render in files:
+        write_whole(path, render())
+        print(f"wrote {path}")
+    declarations_path = folder / typescript.NAME      # from the schema files just written
+    write_whole(declarations_path, typescript.render(spec.root))
+    print(f"wrote {declarations_path}")
     return 0

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from ..engine import REJECTED, Encounter
 from ..explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
 from ..rulesets import RULESETS
-from . import errororder
+from . import errororder, fieldvalues, sweeps
 
 # The bounds of the generated suite: three combatants (an ally and an enemy
 # for everyone), one round, two frames above the turn, one answering
@@ -265,6 +265,12 @@ def generate(jobs: int = 1) -> tuple[list[dict], dict]:
     for made in errors.values():
         vectors.extend(made)
     coverage["error_order"] = errororder.coverage(errors)
+    swept = sweeps.generate()
+    vectors.extend(swept)
+    coverage["sweeps"] = sweeps.coverage(swept)
+    valued = fieldvalues.generate()
+    vectors.extend(valued)
+    coverage["field_values"] = fieldvalues.coverage(valued)
     return vectors, coverage
 
 
@@ -273,7 +279,8 @@ COVERAGE = "COVERAGE.json"      # beside the folder of generated vectors, in spe
 
 def render(vectors: list[dict], coverage: dict) -> dict:
     """File name -> text, exactly as committed (the vectors, and the manifest)."""
-    files = {f"{v['id']}.json": json.dumps(v, indent=1, ensure_ascii=False) + "\n"
+    files = {f"{v['id']}.json": (sweeps.render(v) if v["id"].startswith("sweep-") else
+                                 json.dumps(v, indent=1, ensure_ascii=False) + "\n")
              for v in vectors}
     files[COVERAGE] = json.dumps(coverage, indent=1, sort_keys=True) + "\n"
     return files
@@ -328,6 +335,12 @@ def summary_lines(coverage: dict) -> list[str]:
                    f"{b['rounds']} round(s): {len(c['decisions'])} decisions, "
                    f"{len(c['machine'])} machine rows, {len(c['precedence'])} precedences, "
                    f"in {c['vectors']} vectors of {c['steps']} steps")
+    for ruleset, c in coverage.get("sweeps", {}).items():
+        out.append(f"{ruleset}: {c['vectors']} sweeps of {c['steps']} steps, every budget "
+                   f"tried at every moment of {c['turns']} turns")
+    for ruleset, c in coverage.get("field_values", {}).items():
+        out.append(f"{ruleset}: each field alone, {c['vectors']} values read off its schema "
+                   f"({', '.join(c['answers'])})")
     for ruleset, c in coverage.get("error_order", {}).items():
         out.append(f"{ruleset}: the order of errors, {c['pairs']} pairs of faults and "
                    f"{c.get('alone', 0)} alone (each written twice), {len(c['codes'])} "

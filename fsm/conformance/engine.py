@@ -4,6 +4,13 @@ An engine is started once and kept; a vector it cannot take (ruleset or
 option value it does not support) is skipped, never failed. An engine that
 crashes, hangs past the timeout, prints garbage or answers for the wrong
 vector fails that vector, is restarted, and the run goes on.
+
+The command is run by ``/bin/sh -c``, as a shell would run it (``cd dir &&
+node x.js``, ``FOO=1 ./engine``, ``./engine 2>log`` all work), in a process
+group of its own; however the run ends (done, a failure, Ctrl-C), every
+process it started is ended (:mod:`.reaper`). What the engine writes to
+stderr is not read as protocol: its last lines are kept (:mod:`.pipes`) and
+shown when it crashes or fails its handshake.
 """
 
 from __future__ import annotations
@@ -12,104 +19,127 @@ import json
 import os
 import queue
 import select
-import shlex
 import signal
 import subprocess
 import threading
 import time
-import uuid
+from contextlib import contextmanager
 
 from ..errors import EngineError, EngineNotStarted
 from ..io import jsonsafe
+from . import reaper
+from .pipes import MAX_LINE, StderrTail, pump
+from .reaper import MARKER  # noqa: F401  (the name engines see, re-exported)
+from .hello import check as check_hello
 from .vectors import (FAIL, FORMAT, PASS, PROTOCOL, SKIP, Outcome, invalid, judge,
                       public_vector, unsupported)
 
-MAX_LINE = 4 * 1024 * 1024        # bytes in one line from an engine (spec/PROTOCOL.md)
+SHELL = "/bin/sh"
+HANDSHAKE_TIMEOUT = 60.0   # seconds to wait for a hello: cold starts (bench/README.md)
+NOT_RUN = (126, 127)       # the shell's statuses for a command it could not run
 
 
-def _pump(fd: int, lines: queue.Queue) -> None:
-    """Read an engine's output in bytes: whole lines, each at most MAX_LINE
-    bytes and UTF-8, else a note of what was wrong; then end of output."""
-    buffer = b""
-    dropping = False
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            break
-        buffer += chunk
-        while True:
-            cut = buffer.find(b"\n")
-            if cut < 0:
-                if len(buffer) > MAX_LINE and not dropping:
-                    lines.put(("long", None))
-                    dropping = True
-                if dropping:
-                    buffer = b""
-                break
-            line, buffer = buffer[:cut], buffer[cut + 1:]
-            if dropping:
-                dropping = False
-                continue
-            if len(line) > MAX_LINE:
-                lines.put(("long", None))
-                continue
-            try:
-                lines.put(("line", line.decode("utf-8")))
-            except UnicodeDecodeError as exc:
-                lines.put(("bytes", exc.start))
-    lines.put(("end", None))
+_holding = []        # the signals held off by the outermost _uninterrupted(), if any
+
+
+@contextmanager
+def _uninterrupted():
+    """Hold off Ctrl-C (and SIGTERM) while the engine's processes are being
+    ended, then raise it: an interruption never leaves half of them running.
+    Only the main thread can do this; elsewhere, or inside another
+    _uninterrupted(), nothing more is done."""
+    if _holding or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    saved = {sig: signal.signal(sig, lambda s, f: caught.append(s))
+             for sig in (signal.SIGINT, signal.SIGTERM)}
+    _holding.append(caught)
+    try:
+        yield
+    finally:
+        _holding.pop()
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+        if caught:
+            raise KeyboardInterrupt
 
 
 class Engine:
     """A subprocess speaking the protocol; restarted when it misbehaves.
 
-    The engine runs in a process group of its own, killed as a whole, so a
-    launcher script and the engine it starts both go. Reads have a deadline
-    and a byte limit per line; writes have a deadline; nothing an engine
-    prints can raise past :class:`EngineError`.
+    The engine runs through ``/bin/sh -c`` in a process group of its own;
+    ending it ends the group and every process carrying the run's marker. Reads
+    have a deadline and a byte limit per line; writes have a deadline; the
+    first hello of each start may take ``handshake`` seconds (cold starts of
+    a JVM or ts-node take several); nothing an engine prints can raise past
+    :class:`EngineError`.
     """
 
-    def __init__(self, command: str, timeout: float):
+    def __init__(self, command: str, timeout: float, handshake: float | None = None):
         self.command = command
         self.timeout = timeout
+        self.handshake = max(handshake if handshake is not None else HANDSHAKE_TIMEOUT, timeout)
         self.proc = None
         self.reader = None
+        self.stderr = None
         self.lines: queue.Queue = queue.Queue()
         self.hello: dict = {}
         self.restarts = 0
+        self.starts = 0
         self.marker = ""
 
     def start(self) -> dict:
         self.stop()
+        self.starts += 1
+        self.marker = reaper.new_marker()
+        env = dict(os.environ, **{reaper.MARKER: self.marker})
         try:
-            argv = shlex.split(self.command)
-            # every process the engine starts inherits the marker, even one that
-            # leaves the process group (a daemon): stop() ends them all
-            self.marker = f"{os.getpid()}-{uuid.uuid4().hex}"
-            env = dict(os.environ, **{MARKER: self.marker})
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, start_new_session=True,
-                                         env=env)
-        except (OSError, ValueError) as exc:
-            why = getattr(exc, "strerror", None) or str(exc)
-            raise EngineNotStarted(f"cannot start {self.command!r}: {why}") from None
+            self.proc = subprocess.Popen([SHELL, "-c", self.command], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         start_new_session=True, env=env)
+        except OSError as exc:
+            raise EngineNotStarted(f"cannot start {self.command!r}: {SHELL}: "
+                                   f"{exc.strerror or exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)   # send() waits with select
         self.lines = queue.Queue()
-        self.reader = threading.Thread(target=_pump, args=(self.proc.stdout.fileno(),
-                                                           self.lines), daemon=True)
+        self.reader = threading.Thread(target=pump, args=(self.proc.stdout.fileno(),
+                                                          self.lines), daemon=True)
         self.reader.start()
+        self.stderr = StderrTail(self.proc.stderr.fileno())
         self.send({"type": "hello", "protocol": PROTOCOL, "format": FORMAT})
-        hello = self.receive()
+        hello = self.receive(self.handshake, "hello")
         problem = invalid("hello", hello)
         if problem:
-            raise EngineError(f"the engine's hello is not the protocol's: {problem}")
+            raise EngineError(self._with_stderr(f"the engine's hello is not the protocol's: "
+                                                f"{problem}"))
         if hello.get("format") != FORMAT:
             raise EngineError(f"the engine speaks format {hello.get('format')!r}, not {FORMAT}")
+        problem = check_hello(hello)
+        if problem:
+            raise EngineError(f"the engine's hello: {problem}")
         self.hello = hello
         return hello
+
+    def _with_stderr(self, message: str, wait: float = 0.2) -> str:
+        tail = self.stderr.tail(wait) if self.stderr is not None else ""
+        return f"{message}; its stderr ended: {tail}" if tail else message
+
+    def _ended(self, left: float) -> EngineError:
+        """The error for an engine that closed its output or input: its exit
+        status and the end of its stderr. A command the shell could not run
+        at all, at the first start, is bad input (EngineNotStarted)."""
+        try:
+            code = self.proc.wait(timeout=min(1.0, max(left, 0.1)))
+        except subprocess.TimeoutExpired:
+            code = None
+        tail = self.stderr.tail() if self.stderr is not None else ""
+        if code in NOT_RUN and self.starts == 1:
+            return EngineNotStarted(f"cannot start {self.command!r}: "
+                                    + (tail or f"{SHELL} -c ended with status {code}"))
+        said = f"the engine exited (status {code})" if code is not None \
+            else "the engine closed its output"
+        return EngineError(f"{said}; its stderr ended: {tail}" if tail else said)
 
     def send(self, obj: dict) -> None:
         """Write one message, waiting at most the timeout for the engine to read
@@ -127,25 +157,22 @@ class Engine:
             except BlockingIOError:
                 continue
             except (OSError, ValueError):
-                raise EngineError("the engine closed its input (crashed?)") from None
+                raise self._ended(1.0) from None
 
-    def receive(self) -> dict:
-        deadline = time.monotonic() + self.timeout
+    def receive(self, timeout: float | None = None, what: str = "answer") -> dict:
+        """The next message, within ``timeout`` s (default: the timeout per vector)."""
+        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise EngineError(f"no answer within {self.timeout:g} s")
             try:
+                if left <= 0:
+                    raise queue.Empty
                 kind, value = self.lines.get(timeout=left)
             except queue.Empty:
-                raise EngineError(f"no answer within {self.timeout:g} s") from None
+                raise EngineError(self._with_stderr(f"no {what} within {timeout:g} s")) from None
             if kind == "end":
-                try:
-                    code = self.proc.wait(timeout=min(1.0, max(left, 0.1)))
-                except subprocess.TimeoutExpired:
-                    code = None
-                raise EngineError(f"the engine exited (status {code})" if code is not None
-                                  else "the engine closed its output")
+                raise self._ended(left)
             if kind == "long":
                 raise EngineError(f"the engine printed a line longer than {MAX_LINE} bytes")
             if kind == "bytes":
@@ -157,70 +184,57 @@ class Engine:
                 return jsonsafe.loads(value)
             except jsonsafe.JSONError as exc:
                 shown = value.strip()[:60].encode("unicode_escape").decode("ascii")
-                raise EngineError(f"the engine printed something that is not JSON "
-                                  f"({exc.message}): {shown!r}") from None
+                raise EngineError(self._with_stderr(
+                    f"the engine printed something that is not JSON ({exc.message}): "
+                    f"{shown!r}")) from None
 
     def kill(self) -> None:
-        """Kill the engine's whole process group, and every process carrying
-        its marker that left the group."""
+        """End the engine's whole process group, and every process carrying
+        its marker that left the group, each waited for until it has exited."""
         if self.proc is None:
             return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError, OSError):
-            try:
-                self.proc.kill()
-            except OSError:
-                pass
-        _kill_marked(self.marker)
+        with _uninterrupted():
+            reaper.end_group(self.proc.pid)
+            reaper.end_marked(self.marker)
 
     def stop(self) -> None:
         if self.proc is None:
             return
-        self.kill()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        if self.reader is not None:
-            self.reader.join(timeout=2)
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is self.proc.stdout and self.reader is not None and self.reader.is_alive():
-                continue      # something outside the group still holds it: leave it
+        with _uninterrupted():
+            self.kill()
             try:
-                pipe.close()
-            except OSError:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
                 pass
-        self.proc = None
-        self.reader = None
-
-
-MARKER = "FSM_ENGINE_RUN"      # set in an engine's environment: which run started it
-
-
-def _kill_marked(marker: str) -> None:
-    """SIGKILL every process whose environment holds ``MARKER=marker`` (Linux:
-    read from /proc; elsewhere only the process group is ended)."""
-    needle = f"{MARKER}={marker}".encode() + b"\0"
-    try:
-        pids = [p for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:
-        return
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as fh:
-                if needle not in fh.read() + b"\0":
-                    continue
-            os.kill(int(pid), signal.SIGKILL)
-        except (OSError, ValueError):
-            continue
+            for thread in (self.reader, self.stderr and self.stderr.thread):
+                if thread is not None:
+                    thread.join(timeout=2)
+            for pipe, thread in ((self.proc.stdin, None), (self.proc.stdout, self.reader),
+                                 (self.proc.stderr, self.stderr and self.stderr.thread)):
+                if thread is not None and thread.is_alive():
+                    continue      # something outside the group still holds it: leave it
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+            self.proc = None
+            self.reader = None
+            self.stderr = None
 
 
 def run_program(vectors, command: str, timeout: float = 10.0,
-                hello_seen: dict | None = None) -> list[Outcome]:
+                hello_seen: dict | None = None, handshake: float | None = None) -> list[Outcome]:
     """Run ``vectors`` on ``command``; ``hello_seen``, when given, receives the
-    engine's handshake (its name for the reports)."""
-    engine = Engine(command, timeout)
+    engine's handshake (its name for the reports). However the run ends, a
+    Ctrl-C included, the engine and every process it started are ended."""
+    engine = Engine(command, timeout, handshake)
+    try:
+        return _run(engine, vectors, hello_seen)
+    finally:
+        engine.stop()
+
+
+def _run(engine: Engine, vectors, hello_seen) -> list[Outcome]:
     out = []
     try:
         hello = engine.start()
@@ -229,7 +243,6 @@ def run_program(vectors, command: str, timeout: float = 10.0,
     except EngineNotStarted:
         raise                    # bad input: the run has no engine to fail
     except EngineError as exc:
-        engine.stop()
         return [Outcome(doc.get("id", path), path, FAIL, f"handshake: {exc}")
                 for path, doc in vectors]
     alive = True
@@ -259,5 +272,4 @@ def run_program(vectors, command: str, timeout: float = 10.0,
         out.append(Outcome(doc["id"], path, FAIL if problems else PASS,
                            problems[0] if problems else "", time.perf_counter() - start,
                            problems))
-    engine.stop()
     return out

@@ -231,21 +231,25 @@ class _Probe:
 
 
 def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
-         hello: dict | None = None, language: Language | None = None
-         ) -> tuple[Disagreement | None, int]:
+         hello: dict | None = None, language: Language | None = None,
+         handshake: float | None = None) -> tuple[Disagreement | None, int]:
     """Drive ``command`` with up to ``examples`` timelines; the shrunk
     disagreement (or None) and how many timelines were run. ``language``,
-    when given, counts what the timelines touched."""
+    when given, counts what the timelines touched. However it ends, a
+    Ctrl-C included, the engine and every process it started are ended."""
+    engine = Engine(command, timeout, handshake)
+    try:
+        return _fuzz(engine, examples, seed, hello, language)
+    finally:
+        engine.stop()
+
+
+def _fuzz(engine, examples, seed, hello, language):
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis import strategies as st
     from hypothesis.errors import NoSuchExample
 
-    engine = Engine(command, timeout)
-    try:
-        hello = hello or engine.start()
-    except EngineError:
-        engine.stop()
-        raise
+    hello = hello or engine.start()
     probe = _Probe(engine)
     probe.alive = True
     setup = head_length()
@@ -266,9 +270,7 @@ def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
     try:
         found = find(choices, disagrees, settings=config, random=random.Random(seed))
     except NoSuchExample:
-        engine.stop()
         return None, probe.runs
     doc = decode(list(found), hello)
     problems = probe.problems(doc)
-    engine.stop()
     return Disagreement(doc, problems, probe.runs), probe.runs

@@ -14,12 +14,12 @@ some vector fail.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..engine.frames import DONE
 from ..engine.rows import AFTER, rewrite
 from ..rulesets import RULESETS, common
-from .mutation import Mutant
+from .mutation import SILENT, Mutant
 
 
 class Kit:
@@ -57,6 +57,28 @@ class Kit:
     def windows_survive_the_turn(self, rows):
         return self.swap_effect(rows, common.open_next_turn, keep_windows_past_the_turn)
 
+    @staticmethod
+    def drop_effect(rows, effect):
+        return rewrite(rows, effects=lambda r: (e for e in r.effects if e is not effect))
+
+    @staticmethod
+    def on_answers(rows, answers, make):
+        """``rows`` with each guard ``g`` of the answer rows replaced by ``make(g)``."""
+        return rewrite(rows, guard=make, where=lambda r: r.step in answers)
+
+    @staticmethod
+    def forced(rows, refusals, guard, answer=True, where=None):
+        """The guard named ``guard`` always answering ``answer`` (on the rows
+        ``where`` holds, all by default)."""
+        swap = {}
+
+        def change(g):
+            if g.name != guard:
+                return g
+            return swap.setdefault(g, g.answering(answer))
+        return (rewrite(rows, guard=change, where=where),
+                rewrite(refusals, guard=change, where=where))
+
 
 def push_resolved(enc, st):
     """An answer that takes effect at once, never sitting on the stack."""
@@ -77,6 +99,111 @@ def keep_windows_past_the_turn(enc, st):
     enc.kept.update(kept)
 
 
+@dataclass(frozen=True)
+class Known:
+    """A mistake real trackers and game systems ship, as a mutant each ruleset
+    it applies to builds (its ``zoo`` hook): what goes wrong, what the texts
+    say instead (in our words; each ruleset's ``zoo_rules`` names the rules it
+    breaks there), and public reports that show it or its fix
+    (``owner/project#number``, an issue or pull request)."""
+
+    id: str
+    wrong: str
+    texts: str
+    reports: tuple = ()
+
+
+ZOO = (
+    Known("reactions-reset-per-round",
+          "every creature's reaction (4e: immediate action) comes back when a new round "
+          "starts",
+          "a Reaction or PF2 reaction comes back at the start of its owner's own turn; a 4e "
+          "immediate action at the end of its owner's own turn",
+          ("Nimble-Co/FoundryVTT-Nimble#278",
+           "Nimble-Co/FoundryVTT-Nimble#48",
+           "massif-press/compcon#346",
+           "Obsidian-TTRPG-Community/initiative-tracker#139")),
+    Known("reactions-only-on-own-turn",
+          "a reaction is allowed only on its owner's own turn",
+          "a reaction may be taken on any creature's turn, whenever its trigger occurs",
+          ("Nimble-Co/FoundryVTT-Nimble#734", "foundryvtt/pf2e#11392")),
+    Known("ready-spends-the-reaction-at-once",
+          "taking the Ready action spends the reaction (4e: the immediate action) at once",
+          "the reaction is spent only when the readied action is released",
+          ("SolastaMods/SolastaUnfinishedBusiness#2234",)),
+    Known("readied-fires-twice",
+          "releasing a readied action spends nothing and leaves it readied, so it can "
+          "fire again",
+          "a readied action is taken once, when its trigger comes, as the creature's "
+          "reaction (4e: immediate action)",
+          ("SolastaMods/SolastaUnfinishedBusiness#4395",)),
+    Known("opportunity-on-entering-reach",
+          "an Opportunity Attack is offered when a creature enters the reach",
+          "only leaving the reach of a creature that can see you provokes one",
+          ("gambit07/gambits-premades#52",)),
+    Known("opportunity-after-the-move",
+          "an Opportunity Attack is offered once the move has finished",
+          "it comes right before the creature leaves the reach, during the move",
+          ("SolastaMods/SolastaUnfinishedBusiness#4456",)),
+    Known("forced-movement-provokes",
+          "being pushed, pulled or teleported provokes opportunity attacks",
+          "only a creature's own movement provokes; forced movement and teleportation "
+          "do not",
+          ("Vek17/TabletopTweaks-Base#289",)),
+    Known("disengage-outlasts-the-turn",
+          "the Disengage action keeps protecting its creature after its turn",
+          "Disengage lasts for the rest of the current turn only",
+          ("EnderWiggin/SolastaUnfinishedBusiness#11",)),
+    Known("incapacitated-reacts",
+          "an Incapacitated creature still takes reactions",
+          "an Incapacitated creature takes no action, Bonus Action or Reaction",
+          ("grannypron/uaf#30", "DFreds/dfreds-convenient-effects#14")),
+    Known("no-slot-limit",
+          "nothing limits the spell slots expended in one turn",
+          "a creature expends at most one spell slot per turn (SRD 5.2.1)",
+          ("Yoonmoonsik/dnd2024#170",
+           "SolastaMods/SolastaUnfinishedBusiness#4284",
+           "ZerdBG3/RAW#35")),
+    Known("reactions-before-the-first-turn",
+          "a creature reacts before its first turn of the encounter as if nothing were "
+          "in question",
+          "whether a creature may react before its first turn is the GM's call unless an "
+          "option settles it",
+          ("foundryvtt/pf2e#18990",)),
+    Known("two-reactions-on-one-trigger",
+          "a creature with more reactions uses two of them on one trigger",
+          "however many reactions a creature has, one per trigger",
+          ("long-war-2/lwotc#1718",)),
+    Known("free-action-per-turn",
+          "a triggered free action is limited to one per turn",
+          "triggered free actions are unlimited, one per trigger"),
+    Known("opportunity-on-own-turn",
+          "an opportunity action (or an immediate action) is allowed on its owner's own "
+          "turn",
+          "neither is taken on one's own turn",
+          ("GrognardsFromHell/TemplePlus#69",)),
+)
+
+
+def zoo() -> list:
+    """The mistakes of :data:`ZOO`, as mutants of every ruleset they apply to
+    (ids ``RULESET:zoo-ID``; a mutant's description names the mistake)."""
+    known = {k.id: k for k in ZOO}
+    out = []
+    for name, rs in RULESETS.items():
+        if rs.zoo is None:
+            continue
+        for kid, (rows, refusals) in rs.zoo(rs.rows, rs.refusals, Kit(rs)).items():
+            if kid not in known:
+                raise KeyError(f"ruleset {name} builds zoo mistake {kid!r}, which ZOO lacks")
+            if kid not in rs.zoo_rules:
+                raise KeyError(f"ruleset {name} builds zoo mistake {kid!r} and names no rule "
+                               f"it breaks (its zoo_rules)")
+            out.append(Mutant(f"{name}:zoo-{kid}", name, known[kid].wrong, rows, refusals,
+                              rules=tuple(rs.zoo_rules[kid])))
+    return out
+
+
 def mistakes() -> list:
     """Every engine-author mistake, as a :class:`~fsm.conformance.mutation.Mutant`."""
 
@@ -90,7 +217,8 @@ def mistakes() -> list:
                                       rs.refusals, defaults={opt.name: value}))
     for name, rs in RULESETS.items():
         if rs.mistakes is not None:
-            out += [Mutant(f"{name}:{mid}", name, why, rows, refusals)
+            out += [Mutant(f"{name}:{mid}", name, why, rows, refusals,
+                           silent=SILENT.get(f"{name}:{mid}", ""))
                     for mid, why, rows, refusals in rs.mistakes(rs.rows, rs.refusals, Kit(rs))]
     out += precedence_mistakes()
     return out

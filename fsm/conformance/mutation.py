@@ -27,6 +27,8 @@ class Mutant:
     rows: tuple
     refusals: tuple
     defaults: dict | None = None    # options taken by vectors that do not set them
+    silent: str = ""                # why no verdict can show it (only facts can), if so
+    rules: tuple = ()               # the rule ids it breaks, where that is declared
 
     @property
     def value(self):
@@ -74,6 +76,19 @@ def _timing_guards(rows) -> list:
 WINDOW_EFFECTS = ("owner_moves_on", "keep_window")
 
 
+# Mutants no verdict can tell from the reference, each with the reason: an
+# engine reporting verdicts alone cannot be held to them, only one reporting
+# its budgets. ``fsm mutate`` counts them apart when it scores verdicts only.
+SILENT = {
+    "dnd4e:immediate-reset-at-turn-start":
+        "between the end and the start of one's turn come only one's own turn's "
+        "steps, and no immediate action is taken on one's own turn",
+    "dnd4e:actions-back-at-turn-end":
+        "the actions come back at the start of the next turn all the same, and none is "
+        "taken off one's own turn",
+}
+
+
 def mutants() -> list[Mutant]:
     out = []
     for name, rs in RULESETS.items():
@@ -94,7 +109,8 @@ def mutants() -> list[Mutant]:
                 out.append(Mutant(f"{name}:no-{effect}", name, f"effect {effect} dropped",
                                   _without_effect(rows, effects[effect]), refusals))
         if rs.mutants is not None:
-            out += [Mutant(f"{name}:{mid}", name, why, new_rows, new_refusals)
+            out += [Mutant(f"{name}:{mid}", name, why, new_rows, new_refusals,
+                           silent=SILENT.get(f"{name}:{mid}", ""))
                     for mid, why, new_rows, new_refusals in rs.mutants(rows, refusals)]
     return out
 

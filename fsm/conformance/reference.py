@@ -11,7 +11,7 @@ from ..errors import InputError, StepError, TableGap
 from ..io import jsonsafe
 from ..rulesets import RULESETS, discover
 from ..scenario import build
-from .engine import MAX_LINE
+from .pipes import MAX_LINE
 from .vectors import (FAIL, FEATURES, FORMAT, PASS, PROTOCOL, REFERENCE_FACTS, REPORTS,
                       Outcome, judge, public_vector)
 
@@ -52,11 +52,16 @@ def reference_result(vector: dict, ruleset=None) -> dict:
 
 
 
-def run_in_process(vectors, ruleset=None, stop_after=None) -> list[Outcome]:
+def run_in_process(vectors, ruleset=None, stop_after=None,
+                   verdicts_only: bool = False) -> list[Outcome]:
     """Run ``vectors`` on the reference machine, or on ``ruleset`` (a Ruleset
     value: a mutant's table, say) for the vectors of that ruleset; with
-    ``stop_after`` N, stop once N vectors have failed."""
+    ``stop_after`` N, stop once N vectors have failed. ``verdicts_only``
+    holds the machine to what an engine reporting no facts and no rule ids
+    is held to: verdicts, reason codes and error codes."""
     hello = reference_hello()
+    if verdicts_only:
+        hello = dict(hello, facts=[], reports=[])
     out = []
     failed = 0
     for path, doc in vectors:

@@ -13,6 +13,8 @@ from ..engine.facts import NAMES as FACT_NAMES
 from ..errors import InputError
 from ..paths import default_root
 from ..scenario import check_document, check_expect, compare, load
+from .hello import (FEATURES, REPORTS, SCENE, unsupported, uses_scene,  # noqa: F401
+                    wanted_budgets)
 
 PROTOCOL = 1
 FORMAT = 1
@@ -21,13 +23,6 @@ REFERENCE_FACTS = FACT_NAMES
 # reference machine's own phase names and stack (spec/PROTOCOL.md).
 ENGINE_FACTS = tuple(f.name for f in FACTS if f.engines)
 PASS, FAIL, SKIP = "passed", "failed", "skipped"
-SCENE = "scene"          # the hello feature of an engine that reads positions and paths
-FEATURES = (SCENE,)
-
-
-def uses_scene(doc: dict) -> bool:
-    """Whether a vector places its combatants on a grid (spec/FORMAT.md, the scene)."""
-    return any(isinstance(c, dict) and "at" in c for c in doc.get("combatants") or ())
 
 
 @dataclass
@@ -106,11 +101,6 @@ class _Seen:
         self.notes = tuple(step.get("notes") or ())
 
 
-# What an engine may say it reports beyond verdicts and reasons (its hello's
-# "reports"); a vector's expectations on them are compared only when it does
-REPORTS = ("rules", "notes")
-
-
 def judge(doc: dict, result: dict, facts_supported, validate: bool = True,
           reports=()) -> list[str]:
     """Every way ``result`` misses the vector's expectations (empty: passed).
@@ -154,6 +144,8 @@ def judge(doc: dict, result: dict, facts_supported, validate: bool = True,
             continue
         wanted = {k: v for k, v in expect.items()
                   if k in ("verdict", "reason") or k in reports or k in facts_supported}
+        if "budgets" in expect and (held := wanted_budgets(expect["budgets"], facts_supported)):
+            wanted["budgets"] = held         # all of them, or the budgets it names alone
         facts = got.get("facts") or {}
         missing = [k for k in wanted if k in REFERENCE_FACTS and k not in facts]
         if missing:
@@ -164,24 +156,6 @@ def judge(doc: dict, result: dict, facts_supported, validate: bool = True,
         for msg in compare(wanted, _Seen(got), full):
             problems.append(f"step {i}: {msg}")
     return problems
-
-
-def unsupported(doc: dict, hello: dict) -> str | None:
-    """Why an engine cannot take this vector, or None."""
-    rulesets = hello.get("rulesets") or {}
-    rs = doc.get("ruleset")
-    if rs not in rulesets:
-        return f"ruleset {rs} not supported"
-    if uses_scene(doc) and SCENE not in (hello.get("features") or ()):
-        return "scene not supported (the engine's hello lists no \"scene\" feature)"
-    options = (rulesets[rs] or {}).get("options") or {}
-    for name, value in (doc.get("options") or {}).items():
-        if name not in options:
-            return f"option {name} not supported"
-        allowed = options[name]
-        if isinstance(allowed, list) and value not in allowed:
-            return f"option {name}={json.dumps(value)} not supported"
-    return None
 
 
 # -- what an engine may say: spec/result.schema.json -----------------------------------

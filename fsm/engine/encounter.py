@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..errors import StepError, TableGap
 from . import query, setup, state as S
 from .dispatch import DISPATCHERS
+from .exclusive import new_lock, one_call_at_a_time
 from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
 from .frames import Frame, Journal
 from .guard import Outcomes
@@ -36,12 +37,17 @@ from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 _SETTLING = frozenset({AFTER, PHASE_START, PHASE_END})
 
 
+@one_call_at_a_time("step", "try_step", "possible", "snapshot", "restore", "fingerprint",
+                    "facts", "budgets", "outcomes", "prune", "forget_history")
 class Encounter:
-    """One combat encounter under one ruleset (a name, or a Ruleset value)."""
+    """One combat encounter under one ruleset (a name, or a Ruleset value). Threads
+    may share it: a call waits while another thread's call runs, then sees what it
+    left; none sees or leaves a step half done (:mod:`fsm.engine.exclusive`)."""
 
     def __init__(self, ruleset, combatants, initiative=None, options=None, *,
                  dispatcher: str = "transitions", observer=None):
         from .. import rulesets
+        self._lock = new_lock()
         rs = rulesets.get(ruleset)
         if rs is None:
             raise StepError(f"unknown ruleset {ruleset!r} (known: "
@@ -105,19 +111,16 @@ class Encounter:
                    if self.scene else {})}
 
     def turn_of(self, serial: int) -> tuple | None:
-        """(round, active combatant) of the turn numbered ``serial``, or None
-        when it is unknown or forgotten."""
+        """(round, active) of the turn numbered ``serial``; None if unknown or forgotten."""
         if serial < 1 or serial > self.turn_serial or serial - 1 - self.turns_base < 0:
             return None
         return self.turns[serial - 1 - self.turns_base]
 
     def describe_turn(self, serial: int) -> str:
-        if serial < 1 or serial > self.turn_serial:
-            return "never"
-        if serial - 1 - self.turns_base < 0:
-            return "long ago"
-        rnd, who = self.turns[serial - 1 - self.turns_base]
-        return f"in round {rnd}, during {who}'s turn"
+        known = self.turn_of(serial)
+        if known is None:
+            return "never" if serial < 1 or serial > self.turn_serial else "long ago"
+        return f"in round {known[0]}, during {known[1]}'s turn"
 
     def rows_for(self, phase: str, trigger: str) -> tuple:
         """The rows of the table for (phase, trigger), in table order."""
@@ -151,8 +154,7 @@ class Encounter:
         self._outcomes = {k: [] for k in self._outcomes}
 
     def find(self, fid):
-        """The frame ``fid`` if it is on the stack (most lookups are of ids that
-        are not, answered at once by the index of the stack's ids)."""
+        """The frame ``fid`` if on the stack (the index of its ids answers most)."""
         if fid not in self._on_stack:
             return None
         for f in reversed(self.stack):
@@ -162,11 +164,11 @@ class Encounter:
 
     def try_step(self, data) -> Verdict:
         """The verdict ``data`` would get now, leaving the encounter unchanged."""
-        snap, seen = self.snapshot(), self.steps_seen
+        snap, seen = S.snapshot(self), self.steps_seen
         try:
             return self.step(data)
         finally:
-            self.restore(snap)
+            S.restore(self, snap)
             self.steps_seen = seen
 
     def possible(self, *, share: bool = True):
@@ -256,7 +258,7 @@ class Encounter:
             self._bind_answer(st)
         self.steps_seen += 1
         # a step denied by the GM is undone once its checks passed (T-REFUSED)
-        snap = self.snapshot() if self.state in _SETTLING or st.ruling == "deny" else None
+        snap = S.snapshot(self) if self.state in _SETTLING or st.ruling == "deny" else None
         try:
             self._settle(st)
             if st.next_turn:
@@ -317,23 +319,23 @@ class Encounter:
         if refusal is not None:
             verdict = self._refuse(st, refusal)
             if snap is not None:
-                self.restore(snap)
+                S.restore(self, snap)
             return verdict
         if not rows:
             if snap is not None:
-                self.restore(snap)
+                S.restore(self, snap)
             raise TableGap(f"no row decides {st.kind} in phase {self.state}")
         if self._dispatch.fire(self, st.trigger, st):
             if st.outcomes.gm:
                 g, rules = st.outcomes.gm[0]
                 if st.ruling == "deny":
-                    self.restore(snap)
+                    S.restore(self, snap)
                 return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
             said = st.outcomes.explained() if self.explaining else (None, ())
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
                            because=said[0], templates=(None, said[1]))
         if snap is not None:
-            self.restore(snap)
+            S.restore(self, snap)
         if not st.outcomes.failed:
             raise TableGap(f"{st.kind} in phase {self.state}: every row refused it "
                            f"without a reason")

@@ -46,6 +46,8 @@ _FIELDS = (
 FIELD_SCHEMAS = {name: schema for name, schema, _ in _FIELDS}
 COMMON_FIELDS = frozenset(FIELD_SCHEMAS)
 FRAME_FIELDS = tuple(name for name, _, framed in _FIELDS if framed)
+# the fields whose null is read as absent (T-ERRORS): absent wins over misplaced
+NULLABLE = frozenset(name for name, schema, _ in _FIELDS if "null" in schema.get("type", ()))
 COST_SCHEMA = {"type": "integer", "minimum": COST_RANGE[0], "maximum": COST_RANGE[1]}
 TEXT_SCHEMA = {"type": ["string", "null"]}
 FLAG_SCHEMA = {"type": "boolean"}
@@ -138,7 +140,7 @@ def parse(enc, data, index: int) -> Step:
     spec = rs.spec_of.get(kind)
     if not makes_frame(rs, kind):
         for key in FRAME_FIELDS:
-            if key in data:
+            if key in data and not (data[key] is None and key in NULLABLE):
                 raise StepError(f"'{key}' belongs to a step that makes a frame; "
                                 f"{with_article(kind)} step makes none", key,
                                 "field-of-another-kind")

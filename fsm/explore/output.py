@@ -8,9 +8,11 @@ import json
 import os
 import time
 from collections import Counter
+from pathlib import Path
 
 from ..errors import ConfigError
 from ..io.jsonsafe import MAX_DIGITS
+from ..io.writing import write_new
 from ..report import describe
 from ..rulesets import RULESETS
 from .audit import AMBIGUOUS, REFUSED, ROW, STRUCTURAL, UNDEFINED
@@ -48,13 +50,13 @@ def counterexample(report: Report, combatants: list) -> dict:
 
 
 def write_counterexample(report: Report, folder: str) -> str:
+    """Write the counterexample as a vector in ``folder``; a file of its name
+    already there is kept, and this one gets a fresh name (its id follows)."""
     doc = counterexample(report, combatants_for(report.config))
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, doc["id"] + ".json")
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=2)
-        fh.write("\n")
-    return path
+    path = write_new(Path(folder, doc["id"] + ".json"),
+                     lambda p: json.dumps({**doc, "id": p.stem}, indent=2) + "\n")
+    return os.path.join(folder, path.name)
 
 
 # -- reading the command line, reporting -------------------------------------------------

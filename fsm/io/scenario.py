@@ -77,7 +77,7 @@ def parse_text(text: str, path="<input>", lines: dict | None = None) -> dict:
         from .yamlsafe import load_yaml
         return load_yaml(text, path, lines)
     try:
-        doc = jsonsafe.loads(text, MAX_DEPTH)
+        doc = jsonsafe.loads(text, MAX_DEPTH, jsonsafe.MAX_VALUES)
     except jsonsafe.JSONError as exc:
         raise InputError(path, exc.message, line=exc.line, column=exc.column) from None
     if lines is not None:

@@ -3,16 +3,22 @@
 The document is composed into nodes first; before anything is constructed,
 the expanded size (aliases counted every time they are used) and the depth
 are bounded, so an alias bomb or a deeply nested file is refused with one
-line instead of eating memory. Line and column of every step are kept for
-error messages.
+line instead of eating memory. The limit on values is JSON's
+(:data:`fsm.io.jsonsafe.MAX_VALUES`), counted alike, so one scenario is
+accepted or refused whatever its syntax. Line and column of every step are
+kept for error messages.
 """
 
 from __future__ import annotations
 
 import yaml
 
-MAX_NODES = 200_000
+from . import jsonsafe
+
 MAX_DEPTH = 64
+# what counts as a value: each one composes a node (an alias, once per use)
+_VALUE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent,
+                 yaml.AliasEvent)
 
 # The project's own files (spec/*.yaml) are trusted and read on every run of
 # fsm check: parse them with libyaml when PyYAML was built with it.
@@ -44,8 +50,9 @@ def _measure(node, path):
             kids = [k for pair in current.value for k in pair]
         if children_done:
             total = 1 + sum(sizes[id(k)] for k in kids)
-            if total > MAX_NODES:
-                raise InputError(path, f"document expands to more than {MAX_NODES} values "
+            if total > jsonsafe.MAX_VALUES:
+                raise InputError(path, f"document expands to more than {jsonsafe.MAX_VALUES} "
+                                       f"values "
                                        f"(aliases included); refused",
                                  line=current.start_mark.line + 1)
             sizes[key] = total
@@ -74,8 +81,8 @@ class _CountingLoader(yaml.SafeLoader):
 
     def compose_node(self, parent, index):
         self._nodes += 1
-        if self._nodes > MAX_NODES:
-            raise TooLarge(f"more than {MAX_NODES} values")
+        if self._nodes > jsonsafe.MAX_VALUES:
+            raise TooLarge(f"of more than {jsonsafe.MAX_VALUES} values")
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -89,6 +96,8 @@ def load_yaml(text: str, path, lines: dict | None = None):
     """Parse ``text``; fill ``lines`` with step index -> (line, column) when given."""
     from ..errors import InputError
 
+    if _too_many_values(text):
+        raise InputError(path, f"document of more than {jsonsafe.MAX_VALUES} values; refused")
     try:
         node = yaml.compose(text, Loader=_CountingLoader)
     except TooLarge as exc:
@@ -115,6 +124,30 @@ def load_yaml(text: str, path, lines: dict | None = None):
         return _construct(node)
     except yaml.YAMLError as exc:
         raise InputError(path, f"invalid YAML: {exc}") from None
+
+
+def _too_many_values(text: str) -> bool:
+    """Whether libyaml's parser (when PyYAML has it) counts more values than
+    the limit: a quick refusal of what composing would refuse after seconds.
+    Anything else it finds, an error included, is left to the composer."""
+    parser = getattr(yaml, "CBaseLoader", None)
+    if parser is None:
+        return False
+    counted, limit = 0, jsonsafe.MAX_VALUES
+    events = parser(text)
+    try:
+        while True:
+            event = events.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return False
+            if isinstance(event, _VALUE_EVENTS):
+                counted += 1
+                if counted > limit:
+                    return True
+    except yaml.YAMLError:
+        return False
+    finally:
+        events.dispose()
 
 
 _BOOL = "tag:yaml.org,2002:bool"

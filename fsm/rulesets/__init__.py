@@ -22,7 +22,7 @@ metadata costs a cold start more than the rest of ``import fsm``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..engine.rows import (CONTINUE, ENGINE_STEPS, MACHINE_STEPS, PLAYER, RESOLVE, Table,
@@ -134,6 +134,9 @@ class Ruleset:
     explore: Explore | None = None
     mutants: object = None           # (rows, refusals) -> [(id, why, rows, refusals)]
     mistakes: object = None          # (rows, refusals, kit) -> the same, engine-author bugs
+    zoo: object = None               # (rows, refusals, kit) -> {zoo id: (rows, refusals)}:
+                                     # the trackers' mistakes of fsm.conformance.mistakes.ZOO
+    zoo_rules: dict = field(default_factory=dict)   # zoo id -> the rule ids it breaks here
     readings: tuple = ()             # source ids a divergence must give a reading of
     notes: object = None             # (step) -> notes a verdict carries
     attribution: str = ""            # what a work using its text must carry (a licence's notice)

@@ -20,6 +20,7 @@ from ..io.scenario import load
 from ..report import Citations
 from ..rulesets import RULESETS
 from .. import spec as S
+from . import folder
 from .html import (LIVE_STATIC, STATIC, esc, inline_svg, link_live, page, prose, rule_link,
                    static, table, template)
 from .stepthrough import scenario_page
@@ -27,11 +28,14 @@ from .stepthrough import scenario_page
 SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
 
 
-def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
-    """Write the site under ``out``; return the files written. With ``live``,
-    also the live checker (:mod:`.live`; its runtime from ``pyodide``, a
-    folder or .tgz of the npm package, else fetched with npm)."""
+def build(out, root=None, sources=None, live=False, pyodide=None, replace=False) -> tuple:
+    """Write the site under ``out``; return the files written and how many
+    of its previous build's it removed. With ``live``, also the live checker
+    (:mod:`.live`; its runtime from ``pyodide``, a folder or .tgz of the npm
+    package, else fetched with npm). ``out`` must be new, empty or a site
+    built before, unless ``replace`` (:mod:`.folder`)."""
     root = Path(root or S.default_root())
+    previous = folder.prepare(out, root, replace)
     spec = S.load(root, with_tests=(root / "tests").is_dir())
     texts = S.find_sources(spec, sources) if sources else None
     cites = Citations(root)
@@ -63,6 +67,11 @@ def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
     if live:
         files = {name: link_live(text, name.count("/")) if name.endswith(".html") else text
                  for name, text in files.items()}
+    clashing = folder.clashes(out, files, previous)
+    if clashing and not replace:
+        folder.refuse_clashes(out, clashing)
+    out.mkdir(parents=True, exist_ok=True)
+    folder.write_marker(out, previous | set(files))    # ours, even if the build stops
     written = []
     for name, text in files.items():
         target = out / name
@@ -72,7 +81,9 @@ def build(out, root=None, sources=None, live=False, pyodide=None) -> list:
         else:
             target.write_text(text, encoding="utf-8")
         written.append(target)
-    return written
+    removed = folder.remove_stale(out, previous - set(files))
+    folder.write_marker(out, files)
+    return written, removed
 
 
 def _home(spec, scenarios, live=False) -> str:

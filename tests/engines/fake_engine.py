@@ -4,14 +4,21 @@ Usage: fake_engine.py MODE [VECTOR_ID [MARKER]]. It answers like the reference e
 except on VECTOR_ID (or on every vector for 'slow' and 'pf2-only'), where MODE
 decides what goes wrong: crash, hang, garbage, wrong-id, slow, pf2-only,
 bad-hello, wrong-verdict, daemon (double-forks a daemon that leaves the
-process group and holds the engine's output), hostile-text (a reason of control characters and
+process group and holds the engine's output), daemon-swarm (double-forks a
+daemon that goes on starting daemons of its own, up to SWARM, while the
+engine answers), hostile-text (a reason of control characters and
 a lone surrogate); huge-int, deep, bad-utf8, long-line, endless,
 no-read (stops reading its input), hello-list, hello-number, and the
-answers of MALFORMED; and for fuzzing (every vector): free-overlap (a
-combatant's free action during its own pending action is allowed),
-shared-immediate (an immediate action is refused once an ally took one
-this round), shift-provokes (after a shift, an opportunity action the
-positions do not provoke is allowed).
+answers of MALFORMED; raise-at-hello and raise (an uncaught exception at
+the hello or on VECTOR_ID, a traceback on stderr), late-hello (says hello only after VECTOR_ID seconds); and for
+fuzzing (every vector): free-overlap (a combatant's free action during its
+own pending action is allowed), shared-immediate (an immediate action is
+refused once an ally took one this round), shift-provokes (after a shift,
+an opportunity action the positions do not provoke is allowed).
+
+With FAKE_ENGINE_ACK set to a path (a FIFO), the engine writes a line there
+when it stops reading its input (no-read) or starts to hang (hang), so a
+test can wait for that moment instead of sleeping.
 """
 
 import json
@@ -41,12 +48,27 @@ def _raw(text):
     sys.stdout.buffer.flush()
 
 
+SWARM = 40
+
+
+def _ack(what):
+    """Tell the test waiting on FAKE_ENGINE_ACK (a FIFO) that this happened."""
+    path = os.environ.get("FAKE_ENGINE_ACK")
+    if path:
+        with open(path, "w") as fh:
+            fh.write(what + "\n")
+
+
 def main():
     mode = sys.argv[1]
     target = sys.argv[2] if len(sys.argv) > 2 else None
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
+            if mode == "raise-at-hello":
+                raise RuntimeError("this engine cannot start: no rules loaded")
+            if mode == "late-hello":
+                time.sleep(float(target))
             hello = reference_hello()
             if mode == "bad-hello":
                 print("I am not an engine", flush=True)
@@ -58,8 +80,11 @@ def main():
             if mode == "daemon" and not os.environ.get("FAKE_DAEMON_STARTED"):
                 os.environ["FAKE_DAEMON_STARTED"] = "1"
                 _start_daemon()
+            if mode == "daemon-swarm":
+                _start_daemon(swarm=SWARM)
             if mode == "no-read":
                 print(json.dumps(hello), flush=True)
+                _ack("not reading")
                 time.sleep(60)
             if mode == "pf2-only":
                 del hello["rulesets"]["dnd4e"]
@@ -73,7 +98,10 @@ def main():
         hit = target is None or vector["id"] == target
         if hit and mode == "crash":
             sys.exit(3)
+        if hit and mode == "raise":
+            raise ValueError(f"my engine cannot read vector {vector['id']}")
         if hit and mode == "hang":
+            _ack("hanging")
             time.sleep(60)
         if hit and mode == "garbage":
             print("<<garbage>>", flush=True)
@@ -121,11 +149,20 @@ def main():
         print(json.dumps(result), flush=True)
 
 
-def _start_daemon():
-    """Double-fork a daemon in a session of its own that holds our stdout."""
+def _start_daemon(swarm=0):
+    """Double-fork a daemon in a session of its own that holds our stdout;
+    with ``swarm``, the daemon then double-forks that many daemons of its
+    own, one after the other, while the engine goes on."""
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
+            for _ in range(swarm):
+                if os.fork() == 0:
+                    os.setsid()
+                    if os.fork() == 0:
+                        time.sleep(300)
+                    os._exit(0)
+                os.wait()
             time.sleep(300)
         os._exit(0)
     os.wait()

@@ -16,7 +16,7 @@ from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, Fighter4e
 from .table import REFUSALS, ROWS
 from .words import WORDS
-from .tools import budgets, explore, mistakes, mutants
+from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
 RULESET = register(Ruleset(
     name="dnd4e", title="D&D 4e", rule_prefix="4E",
@@ -39,7 +39,7 @@ RULESET = register(Ruleset(
     fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
     steps=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",))),
-    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("cs-4e", "fr-4e"),
     scene=replace(shared.SCENE, shifts=True),
     words=WORDS,

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from ...engine.frames import DONE
 from ...engine.rows import rewrite
+from ...engine.scene import adjacent
 from .. import EACH_TURN, Explore, Tally
 from . import limits as fx
+from . import scene as sc
 from .limits import INTERRUPTING, opportunity_left
 from .scene import ENTERS_REACH
 
@@ -263,3 +265,55 @@ def mistakes(rows, refusals, kit) -> list:
 
 
 
+
+
+# -- the trackers' mistakes (fsm.conformance.mistakes.ZOO) -------------------------------
+
+def immediates_back_at_round_start(enc, st):
+    """Every combatant's immediate action comes back as a round's first turn starts."""
+    if enc.turn_index == 0:
+        for f in enc.fighters.values():
+            f.immediate_used = False
+
+
+def readied_kept(enc, st):
+    """The readied action is taken, stays readied and spends nothing."""
+    st.text["readied"] = enc.fighters[st.actor].readied
+
+
+def forced_moves_provoke(enc, st):
+    """Any path, forced or not, provokes from where the mover stands."""
+    if not enc.scene:
+        return st.actor in st.target.provokes
+    frame = st.target
+    if frame.owner is None:
+        return False
+    mover, me = enc.fighters[frame.owner], enc.fighters[st.actor]
+    moving = bool(frame.path) and not frame.shift
+    return mover.side != me.side and (moving or frame.attack in sc.PROVOKING_ATTACKS) \
+        and adjacent(mover.at, me.at)
+
+
+# the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
+ZOO_RULES = {
+    "reactions-reset-per-round": ("4E-IMM-ONCE",),
+    "readied-fires-twice": ("4E-READY",),
+    "forced-movement-provokes": ("4E-OPP-TRIGGER",),
+    "opportunity-on-own-turn": ("4E-OPP-OWN-TURN", "4E-IMM-OWN-TURN"),
+}
+
+
+def zoo(rows, refusals, kit) -> dict:
+    """The trackers' mistakes in D&D 4e terms: {zoo id: (rows, refusals)}. (A
+    Ready that spends the immediate action at once is no mistake verdicts
+    can show here: the immediate action comes back as the readying turn ends.)"""
+    return {
+        "reactions-reset-per-round": (
+            kit.add_effect(kit.drop_effect(rows, fx.reset_immediate), "next-turn",
+                           immediates_back_at_round_start), refusals),
+        "readied-fires-twice": (kit.swap_effect(rows, fx.use_readied, readied_kept), refusals),
+        "forced-movement-provokes": (
+            kit.swap_guard(rows, sc.provoked, kit.as_guard(forced_moves_provoke, sc.provoked)),
+            refusals),
+        "opportunity-on-own-turn": kit.forced(rows, refusals, "opportunity_not_own_turn"),
+    }

@@ -20,7 +20,7 @@ from .limits import (ANSWERS, BEFORE, CONCENTRATION, SLOT, SPELL, STACK_MOVES, T
                      Fighter5e)
 from .table import REFUSALS, ROWS
 from .words import WORDS
-from .tools import budgets, explore, mistakes, mutants
+from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
 _CAST = (SPELL, SLOT)
 ATTRIBUTION = (
@@ -45,7 +45,7 @@ RULESET = register(Ruleset(
            StepSpec("move", moving=True),
            StepSpec("reaction", flags=(*_CAST, BEFORE)),
            StepSpec("event", flags=(CONCENTRATION,))),
-    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes,
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("srd-5e",), attribution=ATTRIBUTION,
     scene=shared.SCENE,
     words=WORDS,

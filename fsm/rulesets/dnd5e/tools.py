@@ -9,6 +9,7 @@ from ...engine.rows import rewrite
 from .. import EACH_TURN, OWN_TURN, Explore, Tally
 from .. import common as c
 from . import limits as fx
+from . import scene as sc
 
 COSTLESS = frozenset({"interact", "event"})
 REACTIONS = frozenset({"reaction", "opportunity", "readied"})
@@ -180,3 +181,107 @@ def mistakes(rows, refusals, kit) -> list:
         ("answers-resolve-at-once", "answers take effect at once, never on the stack",
          kit.answers_at_once(rows), refusals),
     ]
+
+
+# -- the trackers' mistakes (fsm.conformance.mistakes.ZOO) -------------------------------
+
+def refresh_keeping_the_reaction(enc, st):
+    """The new turn's budgets; the Reaction is left where it was."""
+    f = enc.fighters[enc.active]
+    used = f.reaction_used
+    fx.refresh(enc, st)
+    f.reaction_used = used
+
+
+def reactions_back_at_round_start(enc, st):
+    """Every creature's Reaction comes back as the first turn of a round starts."""
+    if enc.turn_index == 0:
+        for f in enc.fighters.values():
+            f.reaction_used = False
+
+
+def reaction_on_own_turn_only(enc, st):
+    return st.actor == enc.active and fx.reaction_left(enc, st)
+
+
+def readied_kept(enc, st):
+    """The readied response is taken, stays readied and spends nothing."""
+
+
+def refresh_keeping_disengage(enc, st):
+    f = enc.fighters[enc.active]
+    kept = f.disengaged
+    fx.refresh(enc, st)
+    f.disengaged = kept
+
+
+def disengaged_whenever(enc, st):
+    mover = enc.fighters.get(st.target.owner)
+    return mover is None or not mover.disengaged
+
+
+def entering_reach(enc, st):
+    """The pending square brings the mover into the answerer's reach."""
+    t = st.target
+    if not enc.scene:
+        return st.actor in t.provokes
+    if not t.path or t.owner is None or t.done >= len(t.path):
+        return False
+    me, mover = enc.fighters[st.actor], enc.fighters[t.owner]
+    return not sc.within_reach(me, mover.at) and sc.within_reach(me, t.path[t.done])
+
+
+def after_the_trigger(enc, st):
+    """The Opportunity Attack once its trigger has resolved."""
+    return fx.after_its_trigger(enc, st) if st.kind == "opportunity" else \
+        fx.before_its_trigger(enc, st)
+
+
+# the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
+ZOO_RULES = {
+    "reactions-reset-per-round": ("5E-REACTION-ONE",),
+    "reactions-only-on-own-turn": ("5E-REACTION-ANY-TURN",),
+    "ready-spends-the-reaction-at-once": ("5E-READY",),
+    "readied-fires-twice": ("5E-READY", "5E-REACTION-ONE"),
+    "opportunity-on-entering-reach": ("5E-OA", "5E-REACH"),
+    "opportunity-after-the-move": ("5E-OA",),
+    "forced-movement-provokes": ("5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
+    "disengage-outlasts-the-turn": ("5E-DISENGAGE",),
+    "incapacitated-reacts": ("5E-INCAPACITATED",),
+    "no-slot-limit": ("5E-SLOT-ONE",),
+}
+
+
+def zoo(rows, refusals, kit) -> dict:
+    """The trackers' mistakes in D&D 5e terms: {zoo id: (rows, refusals)}."""
+    answers = frozenset(fx.ANSWERS)
+    return {
+        "reactions-reset-per-round": (
+            kit.add_effect(kit.swap_effect(rows, fx.refresh, refresh_keeping_the_reaction),
+                           "next-turn", reactions_back_at_round_start), refusals),
+        "reactions-only-on-own-turn": (
+            kit.swap_guard(rows, fx.reaction_left,
+                           kit.as_guard(reaction_on_own_turn_only, fx.reaction_left)),
+            refusals),
+        "ready-spends-the-reaction-at-once": (
+            kit.swap_effect(rows, fx.note_readied, spend_reaction_at_ready), refusals),
+        "readied-fires-twice": (
+            rewrite(kit.swap_effect(rows, fx.use_readied, readied_kept),
+                    effects=lambda r: (e for e in r.effects if e is not fx.spend_reaction),
+                    where=lambda r: r.step == "readied"), refusals),
+        "opportunity-on-entering-reach": (
+            kit.swap_guard(rows, sc.leaves_reach, kit.as_guard(entering_reach, sc.leaves_reach)),
+            refusals),
+        "opportunity-after-the-move": (
+            rewrite(rows, guard=lambda g: kit.as_guard(after_the_trigger, g)
+                    if g is fx.before_its_trigger else g,
+                    where=lambda r: r.step == "opportunity"), refusals),
+        "forced-movement-provokes": kit.forced(rows, refusals, "moves_by_itself"),
+        "disengage-outlasts-the-turn": (
+            kit.swap_guard(kit.swap_effect(rows, fx.refresh, refresh_keeping_disengage),
+                           sc.not_disengaged,
+                           kit.as_guard(disengaged_whenever, sc.not_disengaged)), refusals),
+        "incapacitated-reacts": kit.forced(rows, refusals, "able_to_act",
+                                           where=lambda r: r.step in answers),
+        "no-slot-limit": kit.forced(rows, refusals, "slot_left"),
+    }

@@ -13,7 +13,7 @@ from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, FighterPF2, notes
 from .table import REFUSALS, ROWS
 from .words import WORDS
-from .tools import budgets, explore, mistakes, mutants
+from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
 RULESET = register(Ruleset(
     name="pf2e", title="Pathfinder 2e", rule_prefix="PF2",
@@ -32,7 +32,7 @@ RULESET = register(Ruleset(
     fighter=FighterPF2, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
     steps=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
-    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, notes=notes,
+    budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES, notes=notes,
     scene=shared.SCENE,
     words=WORDS,
 ))

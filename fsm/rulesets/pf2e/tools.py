@@ -21,6 +21,15 @@ def turn_moves(actor, others) -> list:
             ("free", ())]
 
 
+def grid_moves(actor, others) -> list:
+    """Grid mode: a Stride a square either way along the line, a two-action
+    activity moving two squares, a Strike at the one beside (PF2 derives
+    only positions from the scene: ASM-PF2-SCENE)."""
+    return [("action", (("steps", ((1, 0),)),)), ("action", (("steps", ((-1, 0),)),)),
+            ("activity", (("cost", 2), ("steps", ((1, 0), (1, 0))))),
+            ("action", (("attack", "melee"), ("targets", others[:1])))]
+
+
 def frame_class(kind: str) -> str:
     return "costless" if kind in COSTLESS else "action"
 
@@ -77,7 +86,8 @@ TALLIES = (Tally("reactions", OWN_TURN), Tally("actions", EACH_TURN))
 
 explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fighter_key,
                   watch=watch, tallies=TALLIES, combatants=combatants, labelled=True,
-                  costless=COSTLESS, reads_uses=True, void_rules=("PF2-DISRUPT",))
+                  costless=COSTLESS, reads_uses=True, void_rules=("PF2-DISRUPT",),
+                  grid_moves=grid_moves)
 
 
 def reactions_back_at_turn_end(enc, st):
@@ -146,3 +156,61 @@ def mistakes(rows, refusals, kit) -> list:
         ("answers-resolve-at-once", "answers take effect at once, never on the stack",
          kit.answers_at_once(rows), refusals),
     ]
+
+
+# -- the trackers' mistakes (fsm.conformance.mistakes.ZOO) -------------------------------
+
+def refresh_actions_only(enc, st):
+    """The new turn's actions; the reaction is left where it was."""
+    f = enc.fighters[enc.active]
+    f.actions = f.actions_max
+
+
+def reactions_back_at_round_start(enc, st):
+    """Every creature's reactions come back as the first turn of a round starts."""
+    if enc.turn_index == 0:
+        for f in enc.fighters.values():
+            f.reactions = f.reactions_max
+
+
+def reaction_on_own_turn_only(enc, st):
+    return fx.reaction_available(enc, st) if st.actor == enc.active else False
+
+
+def free_once_per_turn(enc, st):
+    """One triggered free action per turn (counted on the log of this turn)."""
+    for entry in reversed(enc.log):
+        if entry["turn"] != enc.turn_serial:
+            break
+        if entry["actor"] == st.actor and entry["kind"] == "free-response":
+            return False
+    return True
+
+
+# the rules each mistake breaks here (the mistakes: fsm.conformance.mistakes.ZOO)
+ZOO_RULES = {
+    "reactions-reset-per-round": ("PF2-REACTION-ONE",),
+    "reactions-only-on-own-turn": ("PF2-TRIGGER", "PF2-REACTION-ONE"),   # refused as if spent
+    "reactions-before-the-first-turn": ("PF2-FIRST-TURN",),
+    "two-reactions-on-one-trigger": ("PF2-EXTRA-REACTIONS",),
+    "free-action-per-turn": ("PF2-FREE-ONE-PER-TRIGGER", "PF2-FREE-UNLIMITED"),
+}
+
+
+def zoo(rows, refusals, kit) -> dict:
+    """The trackers' mistakes in Pathfinder terms: {zoo id: (rows, refusals)}."""
+    return {
+        "reactions-reset-per-round": (
+            kit.add_effect(kit.swap_effect(rows, fx.refresh_budgets, refresh_actions_only),
+                           "next-turn", reactions_back_at_round_start), refusals),
+        "reactions-only-on-own-turn": (
+            kit.swap_guard(rows, fx.reaction_available,
+                           kit.as_guard(reaction_on_own_turn_only, fx.reaction_available)),
+            refusals),
+        "reactions-before-the-first-turn": kit.forced(rows, refusals, "first_turn_policy"),
+        "two-reactions-on-one-trigger": kit.forced(rows, refusals, "one_reaction_per_trigger"),
+        "free-action-per-turn": (
+            kit.swap_guard(rows, fx.one_free_per_trigger,
+                           kit.as_guard(free_once_per_turn, fx.one_free_per_trigger)),
+            refusals),
+    }

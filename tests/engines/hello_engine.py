@@ -1,0 +1,27 @@
+"""The reference machine behind a hello of the caller's choosing: argv[1] is
+a JSON object whose keys replace the reference hello's (for the tests of
+what a hello may say); argv[2], when given, names a budget the engine
+reports wrongly (as 7, for every combatant, after every step)."""
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))   # the checkout, installed or not
+
+from fsm.conformance import reference_hello, reference_result  # noqa: E402
+
+HELLO = dict(reference_hello(), **json.loads(sys.argv[1]))
+WRONG = sys.argv[2] if len(sys.argv) > 2 else None
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        reply = HELLO
+    else:
+        reply = reference_result(msg["vector"])
+        for step in reply["steps"] if WRONG else ():
+            for budget in (step.get("facts") or {}).get("budgets", {}).values():
+                if WRONG in budget:
+                    budget[WRONG] = 7
+    print(json.dumps(reply), flush=True)
