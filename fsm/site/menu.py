@@ -125,7 +125,7 @@ class Menu:
             for steps, label in self._play_on(find(self.enc, fid), n == 0):
                 if json.dumps(steps) not in seen:
                     seen.add(json.dumps(steps))
-                    out.append(self.choice(steps, label, key=f"on:{f.id}:{len(steps)}"))
+                    out.append(self.choice(steps, label, key=f"on:{fid}:{len(steps)}"))
         return out
 
     def _move_label(self, kind, top) -> str:
