@@ -50,6 +50,11 @@ class Words:
         return self.reasons.get(code) or SHARED_REASONS.get(code)
 
 
+# What a step's counts are counts of: field -> (one, many), in the order a step's
+# name gives them (a cost counts actions, whatever a ruleset calls its steps).
+COUNTED = (("squares", ("square", "squares")), ("attacks", ("attack roll", "attack rolls")),
+           ("parts", ("part", "parts")), ("cost", ("action", "actions")))
+
 # When a readied action fires, in words: its step's name says it (the step
 # format has no field the rules check for it yet).
 READY_WHEN = ("enters {who}'s reach", "leaves {who}'s reach", "attacks", "moves",

@@ -32,11 +32,11 @@ from ..engine.steps import COST_RANGE
 from ..errors import FsmError
 from ..report import why
 from .fields import step_fields
+from .playon import skips, trying, until
 from .words import Namer, capital, find, next_owner, top_unresolved
 
 PAST_TRIGGERS = 4                 # frames that left the stack, most recent first, offered
 DEEP = 3                          # unresolved frames, from the top, offered to play on to
-LONGEST = 24                      # steps a "plays on to its end" may add
 
 
 class Menu:
@@ -53,18 +53,14 @@ class Menu:
     def _try(self, steps):
         """The verdict of the last of ``steps`` played now, each before it
         allowed (None if one is not); nothing changes."""
-        enc = self.enc
-        snap, seen = enc.snapshot(), enc.steps_seen
-        try:
-            for step in steps[:-1]:
-                if enc.step(step).verdict == "rejected":
-                    return None
-            return enc.step(steps[-1])
-        except FsmError:             # a step that cannot be read here is not offered
-            return None
-        finally:
-            enc.restore(snap)
-            enc.steps_seen = seen
+        with trying(self.enc) as enc:
+            try:
+                for step in steps[:-1]:
+                    if enc.step(step).verdict == "rejected":
+                        return None
+                return enc.step(steps[-1])
+            except FsmError:             # a step that cannot be read here is not offered
+                return None
 
     def choice(self, steps, label, *, who=None, fields=(), hint="", edits=(), key="",
                verdict=None):
@@ -154,48 +150,16 @@ class Menu:
         out, part, fid = [], self.namer.part(f), f.id
         first = "" if on_top else f"{self.namer.frame(f)}: "
         above = "" if on_top else " (what is above it takes effect first)"
-        steps, done = self._until(f, next_part=True)
+        steps, done = until(self.enc, f, next_part=True)
         f = find(self.enc, fid)
         if steps and len(steps) > 1:
             out.append((steps, capital(f"{first}{part} {done} takes effect, {part} {done + 1} "
                                        f"begins{above}")))
-        steps, _ = self._until(f)
+        steps, _ = until(self.enc, f)
         f = find(self.enc, fid)
         if steps and (len(steps) > 1 or not on_top):
             out.append((steps, capital(f"{first}it plays on to its end{above}")))
         return out
-
-    def _until(self, f, next_part=False):
-        """(the resolves and continues that finish ``f``, or begin its next
-        part, each allowed; the parts of ``f`` then done): (None, 0) when there
-        are none or one is refused."""
-        enc, steps = self.enc, []
-        snap, seen = enc.snapshot(), enc.steps_seen
-        try:
-            for _ in range(LONGEST):
-                g = find(enc, f.id)
-                if g is None or g.outcome is not None:
-                    return steps or None, f.parts
-                top = top_unresolved(enc)
-                if top is None:
-                    return None, 0
-                if next_part and top is g and g.between_parts:
-                    kind = CONTINUE
-                elif top.between_parts:
-                    kind = CONTINUE
-                else:
-                    kind = RESOLVE
-                if enc.step({"do": kind}).verdict == "rejected":
-                    return None, 0
-                steps.append({"do": kind})
-                if next_part and kind == CONTINUE and top is g:
-                    return steps, g.done
-            return None, 0
-        except FsmError:
-            return None, 0
-        finally:
-            enc.restore(snap)
-            enc.steps_seen = seen
 
     def _triggers(self) -> list:
         """(what an answer's ``to`` names, the trigger in words) of every
@@ -322,7 +286,7 @@ class Menu:
 
     def _turn(self, top) -> tuple:
         """(the active combatant's turn, what anyone may do now, the rest refused)."""
-        enc, active = self.enc, next_owner(self.enc)
+        active = next_owner(self.enc)
         turn, anyone, others = [], [], []
         for cid in self.order:
             for kind in self.rs.player_steps:
@@ -343,7 +307,10 @@ class Menu:
                         anyone.append(c)
                     else:
                         others.append(c)
-        turn += self._skips()
+        turn += [self.choice(steps, f"Skip to {self.namer.who(who)}'s "
+                             f"{'next ' if who == next_owner(self.enc) else ''}turn "
+                             f"({len(steps)} turns end)", key=f"skip:{who}")
+                 for steps, who in skips(self.enc, self.order)]
         anyone.append(self.choice([{"do": EVENT}], "Something happens (a trap, a fall, "
                                   "a spell's effect)", fields=self.fields(EVENT)))
         return turn, anyone, others
@@ -373,26 +340,6 @@ class Menu:
             if c is not None:
                 out.append((c, step))
         return out
-
-    def _skips(self) -> list:
-        """Ending turns until each other combatant's turn starts (two turns
-        or more: one is "End the turn")."""
-        enc, out, steps = self.enc, [], []
-        snap, seen = enc.snapshot(), enc.steps_seen
-        try:
-            for _ in range(len(self.order)):
-                if enc.step({"do": END_TURN}).verdict == "rejected":
-                    break
-                steps.append({"do": END_TURN})
-                nxt = self.order[(self.order.index(enc.active) + 1) % len(self.order)]
-                if len(steps) > 1:
-                    out.append((list(steps), nxt))
-        finally:
-            enc.restore(snap)
-            enc.steps_seen = seen
-        return [self.choice(s, f"Skip to {self.namer.who(who)}'s "
-                            f"{'next ' if who == next_owner(self.enc) else ''}turn "
-                            f"({len(s)} turns end)", key=f"skip:{who}") for s, who in out]
 
     def fields(self, kind, answer=False) -> list:
         return step_fields(self.rs, kind, list(self.enc.fighters), self.namer.who,

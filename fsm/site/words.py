@@ -20,7 +20,7 @@ from collections import Counter
 from ..engine.frames import EVENT as EVENT_FRAME, TURN_END, TURN_KINDS, TURN_START
 from ..engine.rows import (ACTING, AFTER, BEFORE, CONTINUE, END_TURN, EVENT, PHASE_END,
                            PHASE_START, RESOLVE)
-from ..rulesets.words import COUNT, FEET, USED, WHAT
+from ..rulesets.words import COUNT, COUNTED, FEET, USED, WHAT
 
 SHORT = 36               # a name is cut to this many characters in a step's title
 _MOMENT_ID = re.compile(r"(turn-start|turn-end)@([0-9]+)\Z")
@@ -124,7 +124,7 @@ class Namer:
         if made.get("attacks"):
             return "attack"
         if made.get("cost"):
-            return "action"
+            return dict(COUNTED)["cost"][0]
         return "part"
 
     # -- a step, just before it ------------------------------------------------------
@@ -157,9 +157,7 @@ class Namer:
     def details(self, data) -> list:
         """The fields of a step that change what it is, in words."""
         out = []
-        for key, one, many in (("squares", "square", "squares"), ("attacks", "attack roll",
-                                                                   "attack rolls"),
-                               ("parts", "part", "parts"), ("cost", "action", "actions")):
+        for key, (one, many) in COUNTED:
             n = data.get(key)
             if isinstance(n, int) and not isinstance(n, bool) and (n > 1 or key == "cost"):
                 out.append(f"{n} {one if n == 1 else many}")
