@@ -139,6 +139,9 @@ def test_every_page_loads_in_chromium_with_no_console_error_and_no_label_cut(
     assert len(list(shots.glob("*.png"))) == 3
 
 
+HEADS = {"allowed": "Yes", "rejected": "No", "gm": "The GM decides"}
+
+
 def test_the_step_through_follows_the_machine(site, browser):
     """Stepping lights the phase each step leads to and shows its verdict;
     #step-N lands on step N; the arrow keys step too."""
@@ -155,19 +158,21 @@ def test_the_step_through_follows_the_machine(site, browser):
     def shown():
         lit = [g.find_element(By.TAG_NAME, "title").get_attribute("textContent")
                for g in browser.find_elements(By.CSS_SELECTOR, "svg.machine g.node.lit")]
-        verdict = browser.find_element(By.CSS_SELECTOR, "[data-field=verdict]").text
-        return lit, verdict
+        verdict = browser.find_element(By.CSS_SELECTOR, "[data-field=verdict]")
+        said = browser.find_element(By.CSS_SELECTOR, "[data-field=say]").text
+        return lit, verdict.get_attribute("textContent"), said
 
     assert shown()[0] == [data["start"]["phase"]]
     next_button = browser.find_element(By.ID, "next")
     for n, step in enumerate(data["steps"], 1):
         next_button.click()
-        lit, verdict = shown()
+        lit, verdict, said = shown()
         assert lit == [step["phase"]], n
-        assert verdict.startswith("\u2014 " + step["verdict"]), n
+        assert verdict.startswith(step["verdict"]), n
+        assert said.startswith(HEADS[step["verdict"]]), n     # in words, not behind the toggle
     browser.get(page.as_uri() + "#step-2")
     browser.refresh()
-    assert shown()[1].startswith("\u2014 " + data["steps"][1]["verdict"])
+    assert shown()[1].startswith(data["steps"][1]["verdict"])
     assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "2"
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     assert browser.find_element(By.CSS_SELECTOR, "tr.current").get_attribute("data-step") == "3"
@@ -318,7 +323,7 @@ def test_scenario_pages_name_phases_in_words_not_ids(site, browser):
         table = browser.find_element(By.CSS_SELECTOR, "table").text
         for phase in STATES:
             assert phase not in shown and phase not in table, phase
-    assert "Now: a trigger" in shown
+    assert "Now: Round 1, Goblin's turn: " in shown
 
 
 # Every text of every SVG of a page whose box, in the picture's own units,
@@ -354,7 +359,7 @@ def test_a_link_to_a_step_shows_its_panel_and_the_picture(site, browser):
         " document.querySelector('svg.machine').getBoundingClientRect().top,"
         " window.innerHeight]")
     assert -2 <= top < 50 and picture < height, (top, picture, height)
-    assert "step 4 of" in browser.find_element("id", "step-panel").text
+    assert "Step 4 of" in browser.find_element("id", "step-panel").text
 
 
 def test_a_step_number_in_the_table_shows_that_step(site, browser):
@@ -363,7 +368,7 @@ def test_a_step_number_in_the_table_shows_that_step(site, browser):
     page = site / "scenario" / "4e-reaction-between-attack-rolls.html"
     browser.get(page.as_uri())
     browser.find_element(By.CSS_SELECTOR, 'tr[data-step="3"] a').click()
-    assert "step 3 of" in browser.find_element(By.ID, "step-panel").text
+    assert "Step 3 of" in browser.find_element(By.ID, "step-panel").text
 
 
 def test_a_scenario_page_gives_its_verdicts_as_markdown_and_bbcode_to_copy(
