@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 from fsm.rulesets import RULESETS
 from fsm.scenario import replay
@@ -104,7 +103,8 @@ class Player:
         self.css("#b-who").send_keys(" vs ".join(", ".join(g) for g in groups))
         self.click(self.css("#b-add-who"), "combatants")
         if doc.get("options"):
-            self.click(self.css("#b-options-box summary"), "options")
+            if not self.css("#b-options-box").get_attribute("open"):
+                self.click(self.css("#b-options-box summary"), "options")
             for name, value in doc["options"].items():
                 self.select(f'[data-option="{name}"]', json.dumps(value), f"option {name}")
         if all("at" in c for c in doc["combatants"]):
@@ -158,14 +158,15 @@ class Player:
         steps = json.loads(text)["steps"]
         return {s.get("id") or f"s{i}": i for i, s in enumerate(steps, 1)}
 
-    def step(self, i) -> int:
-        """Add gallery step i (and as many after it as one choice adds)."""
+    def step(self, i, upto) -> int:
+        """Add gallery step i (and as many after it, before ``upto``, as one
+        choice adds)."""
         ids = self.built_ids()
         best = None
         for element, steps, edits, verdict, cls, folded, disabled in self.offered():
             steps, edits = json.loads(steps), json.loads(edits)
             k = len(steps)
-            if i + k > len(self.doc["steps"]):
+            if i + k > upto:
                 continue
             mine = [self.canon(s, s.get("to"), ids) for s in steps]
             theirs = [self.gallery_canon(i + n) for n in range(k)]
@@ -257,15 +258,15 @@ class Player:
                            "square")
         self.click(self.css("#b-add-shift" if extra.get("shift") else "#b-add"), "add")
 
-    def play(self) -> int:
-        """Build the whole scenario; the number of clicks it took."""
+    def play(self, upto=None) -> int:
+        """Build the scenario (its first ``upto`` steps); the number of clicks
+        it took. A click is judged before it returns: each one that adds
+        steps has checked the scenario once more."""
         self.setup()
-        i = 0
-        while i < len(self.doc["steps"]):
-            before = self.b.execute_script("return Number(document.body.dataset.checked || 0)")
-            i += self.step(i)
-            end = time.monotonic() + 60
-            while self.b.execute_script("return Number(document.body.dataset.checked || 0)") \
-                    <= before and time.monotonic() < end:
-                time.sleep(0.05)
+        i, upto = 0, len(self.doc["steps"]) if upto is None else upto
+        checked = "return Number(document.body.dataset.checked || 0)"
+        while i < upto:
+            before = self.b.execute_script(checked)
+            i += self.step(i, upto)
+            assert self.b.execute_script(checked) > before, f"step {i}: not checked"
         return self.clicks

@@ -194,6 +194,7 @@ def live_ready(browser, url, fresh=False):
             "document.getElementById('b-error').hidden = true;"
             "document.querySelectorAll('#builder input').forEach(i => { i.value = ''; });"
             "window.confirm = () => true;"
+            "window.fsmBuilderOpen(true);"
             "window.fsmRefreshBuilder();")
         return
     browser.get(url)

@@ -122,17 +122,15 @@ def _shown(browser) -> dict:
     if error is not None:
         return {"error": error}
     rows = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#verdicts tr')).map(function (tr) {"
-        "  var td = tr.querySelectorAll('td');"
-        "  return [tr.dataset.verdict, td[2].textContent, td[3].textContent, td[5].textContent];"
-        "});")
+        "return [...document.querySelectorAll('#verdicts tr')].map(tr => [tr.dataset.verdict,"
+        " tr.dataset.reason, tr.dataset.rules, tr.dataset.failures])")
     return {"steps": rows}
 
 
 def _as_shown(checked: dict) -> dict:
     if "error" in checked:
         return checked
-    return {"steps": [[v, v + (f" ({r})" if r else ""), ", ".join(rules), "; ".join(fails)]
+    return {"steps": [[v, r or "", ", ".join(rules), "; ".join(fails)]
                       for v, r, rules, fails in checked["steps"]]}
 
 
@@ -171,7 +169,7 @@ def test_a_link_reproduces_the_scenario_and_the_step(served, browser):
     current = browser.execute_script("return document.querySelector('tr.current').dataset.step")
     assert current == "3"
     lit = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#result div:not([hidden]) svg "
+        "return Array.from(document.querySelectorAll('#walk div:not([hidden]) svg "
         "g.node.lit title')).map(function (t) { return t.textContent; })")
     answer = judge(text, {})
     assert lit == [answer["steps"][2]["phase"]]
@@ -284,33 +282,13 @@ def test_the_rule_ids_of_a_verdict_link_to_their_pages(served, browser, live_sit
     path = next(p for p in SCENARIOS if "reaction-between-attack-rolls" in p.name)
     _paste_and_check(browser, path.read_text(encoding="utf-8"))
     links = browser.execute_script(
-        "return [...document.querySelectorAll('#verdicts td a')]"
+        "return [...document.querySelectorAll('#verdicts .machine-words a')]"
         ".map(a => [a.textContent, a.getAttribute('href')])")
     assert links and all(href == f"../rule/{rid}.html" for rid, href in links)
     assert all((live_site / "rule" / f"{rid}.html").exists() for rid, _ in links)
 
 
-# -- the guided builder, by clicking --------------------------------------------------
-
-# Each build: the ruleset, the options, the combatants (id, side, fields), then
-# the steps clicked: (actor or "*", kind, the trigger it names, details chosen).
-# A step the machine refuses is asked through "ask it anyway".
-BUILDS = {
-    "4e-reaction-between-attack-rolls": (
-        "dnd4e", {}, [("goblin", "monsters", {}), ("ayla", "heroes", {})],
-        [("goblin", "standard", "", {"attacks": 2}), ("ayla", "reaction", "s1", None),
-         ("*", "resolve", "", None), ("ayla", "reaction", "s1", None),
-         ("*", "resolve", "", None), ("*", "continue", "", None), ("*", "resolve", "", None),
-         ("ayla", "reaction", "s1", None)]),
-    "pf2-combat-reflexes-shield-block": (
-        "pf2e", {"react_before_first_turn": "allow"},
-        [("ogre", "monsters", {}), ("valeros", "heroes", {"reactions": 2})],
-        [("ogre", "action", "", None), ("valeros", "reaction", "s1", None),
-         ("*", "resolve", "", None), ("*", "resolve", "", None), ("ogre", "action", "", None),
-         ("valeros", "reaction", "s5", None), ("*", "resolve", "", None),
-         ("valeros", "reaction", "s5", None)]),
-}
-
+# -- the guided builder, by clicking (every gallery question: test_builder_gallery.py) ----
 
 def _css(browser, css):
     found = browser.find_elements("css selector", css)
@@ -323,90 +301,15 @@ def _select(browser, css, value):
     Select(_css(browser, css)).select_by_value(value)
 
 
-def _build(browser, ruleset, options, combatants, steps):
-    _select(browser, "#b-ruleset", ruleset)
-    _css(browser, "#b-new").click()
-    for name, value in options.items():
-        _select(browser, f'[data-option="{name}"]', json.dumps(value))
-    for cid, side, fields in combatants:
-        _css(browser, "#b-name").send_keys(cid)
-        _select(browser, "#b-side", side)
-        for name, value in fields.items():
-            _select(browser, f"#b-f-{name}", str(value))
-        _css(browser, "#b-add-combatant").click()
-    for actor, kind, to, details in steps:
-        group = f'#b-choices [data-actor="{actor}"]'
-        found = browser.find_elements(
-            "css selector", f'{group} button.choice[data-kind="{kind}"][data-to="{to}"]')
-        button = found[0] if found else None
-        if button is None or not button.is_enabled():
-            _css(browser, f"{group} details summary").click()
-            _css(browser, f'{group} button.anyway[data-kind="{kind}"][data-to="{to}"]').click()
-        elif details:
-            _css(browser, f'{group} button[data-details="{kind}"][data-to="{to}"]').click()
-            for name, value in details.items():
-                _select(browser, f"#b-field-{name}", json.dumps(value))
-            _css(browser, "#b-add").click()
-        else:
-            button.click()
-        assert browser.execute_script("return document.getElementById('b-error').hidden")
-
-
-@pytest.mark.parametrize("name", sorted(BUILDS))
-def test_the_builder_makes_a_gallery_scenario_by_clicking(served, browser, capsys, name):
-    """A gallery scenario built by clicking only (names typed, no JSON or
-    YAML): every step gets the verdict, reason and rules fsm check gives the
-    gallery's file; the link it leaves reopens the same case; its disabled
-    buttons carry the reasons possible() gives; no console error."""
-    _ready(browser, served)
-    _build(browser, *BUILDS[name])
-    want = _as_shown(_check_json(ROOT / "spec" / "scenarios" / f"{name}.json", capsys))
-    built = _shown(browser)
-    assert built == want
-    text = browser.execute_script("return document.getElementById('source').value")
-    doc = json.loads(text)
-    assert doc["ruleset"] == BUILDS[name][0] and len(doc["steps"]) == len(BUILDS[name][3])
-    # the buttons now: the refused ones disabled, each with the reason possible() gives
-    from fsm.scenario import replay
-    enc = replay(doc, "built").encounter
-    possible = enc.possible()
-    buttons = browser.execute_script(
-        "return [...document.querySelectorAll('#b-choices button.choice')].map(b => "
-        "[b.closest('[data-actor]').dataset.actor, b.dataset.kind, b.dataset.to, b.disabled,"
-        " b.dataset.reason, b.title])")
-    plain = [b for b in buttons if not b[2]]      # the answers name a trigger: not these
-    answers = enc.ruleset.answer_kinds
-    assert {(b[0], b[1]) for b in plain} - {("*", "event")} == {
-        (actor, kind) for actor, kinds in possible.items() for kind in kinds
-        if kind not in answers}
-    for actor, kind, _, disabled, reason, title in plain:
-        if kind == "event":
-            continue
-        verdict = possible[actor][kind]
-        assert disabled == (verdict.verdict == "rejected"), (actor, kind)
-        assert reason == (verdict.reason or ""), (actor, kind)
-        if disabled:
-            assert title == verdict.says, (actor, kind)
-    link = browser.current_url
-    browser.get("about:blank")
-    _ready(browser, link)
-    _wait(browser, "return document.body.dataset.built")
-    assert _shown(browser) == want
-    reopened = browser.execute_script(
-        "return [...document.querySelectorAll('#b-choices button.choice')].map(b => "
-        "[b.closest('[data-actor]').dataset.actor, b.dataset.kind, b.dataset.to, b.disabled,"
-        " b.dataset.reason, b.title])")
-    assert reopened == buttons
-    assert console_errors(browser) == []
-
-
 def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
     """Undo drops the last step; "from here" on a row keeps the steps up to
     it; a text edited by hand and checked is what the builder then offers;
     a change the scenario cannot take is one line, the text unchanged."""
+    from builder_driver import Player
+    from fsm.io.scenario import load
     _ready(browser, served)
-    ruleset, options, combatants, steps = BUILDS["4e-reaction-between-attack-rolls"]
-    _build(browser, ruleset, options, combatants, steps[:4])
+    Player(browser, load(str(ROOT / "spec" / "scenarios" /
+                             "4e-reaction-between-attack-rolls.json"))).play(upto=4)
     count = "return document.querySelectorAll('#verdicts tr').length"
     assert browser.execute_script(count) == 4
     _css(browser, "#b-undo").click()
@@ -418,17 +321,19 @@ def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
     browser.execute_script("window.confirm = () => true")
     _css(browser, '#verdicts button[data-branch="1"]').click()
     assert browser.execute_script(count) == 1
-    assert _css(browser, '[data-actor="ayla"] button.choice[data-kind="interrupt"]'
+    assert _css(browser, 'button.choice[data-actor="ayla"][data-kind="interrupt"]'
                          '[data-to="s1"]').is_enabled()
     path = ROOT / "spec" / "scenarios" / "pf2-combat-reflexes-shield-block.json"
     _paste_and_check(browser, path.read_text(encoding="utf-8"))
     _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
     actors = browser.execute_script(
-        "return [...document.querySelectorAll('#b-choices [data-actor]')].map(d => d.dataset.actor)")
-    assert actors == ["ogre", "valeros", "*"]
+        "return [...new Set([...document.querySelectorAll('#b-choices button.choice')]"
+        ".map(b => b.dataset.actor).filter(Boolean))]")
+    assert sorted(actors) == ["ogre", "valeros"]
     before = browser.execute_script("return document.getElementById('source').value")
-    _css(browser, "#b-name").send_keys("ogre")
-    _css(browser, "#b-add-combatant").click()
+    _css(browser, "#b-setup-box summary").click()
+    _css(browser, "#b-who").send_keys("ogre")
+    _css(browser, "#b-add-who").click()
     error = _css(browser, "#b-error")
     assert error.is_displayed() and error.text == "there is already a combatant ogre"
     assert browser.execute_script("return document.getElementById('source').value") == before
@@ -489,24 +394,19 @@ def test_the_live_page_as_it_reads_names_nothing_internal(served, browser):
 
 
 def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, capsys, tmp_path):
-    """Combatants placed by clicking squares, a move whose path is clicked
-    square by square: the scenario holds them, its verdicts are fsm check's,
-    and the grid offers the opportunity attack the move provokes."""
+    """Combatants placed by clicking squares, a move whose path is clicked:
+    the scenario holds them, its verdicts are fsm check's, and the grid
+    offers the opportunity attack the move provokes."""
     _ready(browser, served)
-    _select(browser, "#b-ruleset", "dnd5e")
-    _css(browser, "#b-new").click()
-    for cid, side, (x, y) in (("orc", "monsters", (0, 0)), ("ayla", "heroes", (1, 0))):
-        _css(browser, "#b-name").send_keys(cid)
-        _select(browser, "#b-side", side)
-        place = _css(browser, "#b-setup details")
-        if not place.get_attribute("open"):
-            place.find_element("tag name", "summary").click()
+    _css(browser, '#b-rulesets button[data-ruleset="dnd5e"]').click()
+    _css(browser, "#b-who").send_keys("orc vs ayla")
+    _css(browser, "#b-add-who").click()
+    _css(browser, "#b-grid").click()
+    for x, y in ((0, 0), (1, 0)):
         _css(browser, f'#b-place button[data-x="{x}"][data-y="{y}"]').click()
-        _css(browser, "#b-add-combatant").click()
-    _css(browser, '[data-actor="orc"] button.choice[data-kind="end-turn"]').click()
-    _css(browser, '[data-actor="ayla"] button[data-details="move"]').click()
-    for x in (2, 3):
-        _css(browser, f'.path-grid button[data-x="{x}"][data-y="0"]').click()
+    _css(browser, 'button.choice[data-kind="end-turn"]').click()
+    _css(browser, 'button.more[data-details$="ayla:move:"]').click()
+    _css(browser, '.path-grid button[data-x="3"][data-y="0"]').click()
     _css(browser, "#b-add").click()
     doc = json.loads(browser.execute_script("return document.getElementById('source').value"))
     assert [c["at"] for c in doc["combatants"]] == [[0, 0], [1, 0]]
@@ -514,11 +414,11 @@ def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, caps
     path = tmp_path / "built.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert _shown(browser) == _as_shown(_check_json(path, capsys))
-    attack = _css(browser, '[data-actor="orc"] button.choice[data-kind="opportunity"]')
+    attack = _css(browser, 'button.choice[data-actor="orc"][data-kind="opportunity"]')
     assert attack.is_enabled() and attack.get_attribute("data-to") == "s2"
     # the move is declared, not resolved: the grid still has ayla where she stood
     assert _css(browser, '#b-scene [data-x="1"][data-y="0"]').get_attribute("title") == \
-        "(1,0) ayla"
+        "(1,0) Ayla"
 
 
 def test_the_live_page_gives_the_verdicts_as_markdown_and_bbcode(served, browser, capsys):
@@ -546,10 +446,12 @@ def test_a_worked_example_a_pasted_link_and_a_ruleset_switch(served, browser):
     _ready(browser, served)
     name = "pf2-combat-reflexes-shield-block.json"
     before = browser.execute_script("return Number(document.body.dataset.checked || 0)")
+    browser.execute_script("document.getElementById('source-box').open = true")
     chooser = Select(_css(browser, "#example"))
     question = json.loads((ROOT / "spec" / "scenarios" / name).read_text(encoding="utf-8"))[
         "question"]
-    assert [o.text for o in chooser.options if o.get_attribute("value") == name] == [question]
+    assert [o.get_attribute("textContent") for o in chooser.options
+            if o.get_attribute("value") == name] == [question]
     chooser.select_by_value(name)
     _wait(browser, f"return Number(document.body.dataset.checked || 0) > {before}")
     assert len(_shown(browser)["steps"]) == 8
@@ -561,7 +463,8 @@ def test_a_worked_example_a_pasted_link_and_a_ruleset_switch(served, browser):
     _wait(browser, f"return Number(document.body.dataset.checked) > {before}")
     assert browser.execute_script("return document.getElementById('source').value") == text
     _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
-    browser.execute_script("window.confirm = () => false")
+    browser.execute_script("window.confirm = () => false;"
+                           "document.getElementById('b-setup-box').open = true")
     _select(browser, "#b-ruleset", "dnd5e")
     assert browser.execute_script("return document.getElementById('source').value") == text
     assert _css(browser, "#b-ruleset").get_attribute("value") == "dnd4e"
