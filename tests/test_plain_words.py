@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import wait
+
 from fsm.cli import main
 from fsm.engine.rows import STATES
 from fsm.rulesets import RULESETS
@@ -75,3 +77,46 @@ def test_no_internal_name_in_the_pages_as_they_read(site):
         if names:
             found[str(page.relative_to(site))] = names
     assert found == {}
+
+
+# What a player reads of a verdict may not name the machine's parts: a step's
+# id (s4), a turn moment's (turn-start@2), a frame, the stack, a rule id.
+MACHINE = re.compile(r"\bs\d+\b|\bturn-(?:start|end)@|\bframes?\b|\bstack\b|\b(?:"
+                     + "|".join(re.escape(rs.rule_prefix) for rs in RULESETS.values())
+                     + r")-[A-Z0-9]")
+
+# Every step of a scenario page shown in turn: the verdict table and the step
+# panel as they show (innerText leaves out what is hidden), then with the
+# details toggle on.
+_SHOWN = """
+const steps = document.querySelectorAll('table.verdicts tr[data-step]').length;
+const seen = () => document.querySelector('table.verdicts').innerText + '\\n'
+  + document.getElementById('step-panel').innerText;
+let plain = seen();
+for (let n = 1; n <= steps; n++) { window.fsmShow(n); plain += '\\n' + seen(); }
+document.querySelector('button.details-toggle').click();
+const details = seen();
+document.querySelector('button.details-toggle').click();
+return [plain, details];"""
+
+
+def test_a_verdict_as_it_shows_names_no_part_of_the_machine(live_site, browser):
+    """On every scenario page, what the verdict table and the step panel show
+    of each step speaks of people and moments: no step id, turn moment id,
+    frame, stack or rule id; the details toggle shows them."""
+    def machine(text):
+        return sorted({m.group(0) for m in MACHINE.finditer(text)})
+    assert machine("s4 and turn-start@2, the frame on the stack, PF2-REACTION") == \
+        ["PF2-R", "frame", "s4", "stack", "turn-start@"]
+    found, toggled = {}, 0
+    for path in GALLERY:
+        browser.get((live_site / "scenario" / f"{path.stem}.html").as_uri())
+        wait(browser, f"return location.pathname.endsWith('/{path.stem}.html')"
+                      " && typeof window.fsmShow === 'function'")
+        plain, details = browser.execute_script(_SHOWN)
+        if machine(plain):
+            found[path.stem] = [plain[max(0, m.start() - 60):m.end() + 20]
+                                for m in MACHINE.finditer(plain)][:3]
+        toggled += bool(machine(details))
+    assert found == {}
+    assert toggled == len(GALLERY)
