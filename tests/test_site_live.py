@@ -380,17 +380,25 @@ def test_the_live_start_bench_measures_cold_and_warm(live_site):
 
 def test_the_live_page_as_it_reads_names_nothing_internal(served, browser):
     """What the live page shows (the builder, the verdicts, the panel) after
-    a check and a click on the next step: no None, no phase or guard id."""
-    from test_plain_words import _internal
+    a check and a click on the next step: no None, no phase or guard id, and
+    no step id, frame, stack or rule id until the details toggle is on."""
+    from test_plain_words import MACHINE, _internal
     _ready(browser, served)
-    path = next(p for p in SCENARIOS if "combat-reflexes" in p.name)
-    _paste_and_check(browser, path.read_text(encoding="utf-8"))
-    _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
-    for _ in range(3):
-        browser.find_element("id", "next").click()
-        shown = browser.execute_script("return document.getElementById('result').innerText"
-                                       " + document.getElementById('builder').innerText")
-        assert _internal(shown) == []
+    for name in ("pf2-combat-reflexes-shield-block", "4e-two-immediates-in-one-round"):
+        _paste_and_check(browser, (ROOT / "spec" / "scenarios" / f"{name}.json").read_text(
+            encoding="utf-8"))
+        _wait(browser, "return document.body.dataset.built === document.body.dataset.checked")
+        for _ in range(3):
+            browser.find_element("id", "next").click()
+            shown = browser.execute_script("return document.getElementById('result').innerText"
+                                           " + document.getElementById('step-panel').innerText"
+                                           " + document.getElementById('builder').innerText")
+            assert _internal(shown) == []
+            assert [m.group(0) for m in MACHINE.finditer(shown)] == [], name
+    browser.find_element("css selector", "#result button.details-toggle").click()
+    shown = browser.execute_script("return document.getElementById('result').innerText")
+    browser.find_element("css selector", "#result button.details-toggle").click()
+    assert MACHINE.search(shown)
 
 
 def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, capsys, tmp_path):

@@ -127,7 +127,7 @@ def phase_list() -> str:
 
 def details_toggle() -> str:
     return ('<p class="controls"><button type="button" class="details-toggle" '
-            'aria-pressed="false">Show the details: rule ids, reason codes, the stack'
+            'aria-pressed="false">Show the details: the rules cited, in the machine\'s own words'
             '</button></p>')
 
 

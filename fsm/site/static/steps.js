@@ -71,12 +71,15 @@
     if (e.key === 'ArrowLeft') { show(active, active.current - 1); }
     if (e.key === 'ArrowRight') { show(active, active.current + 1); }
   });
-  // the details toggle: the machine's own words (rule ids, reason codes, the stack)
+  // the details toggle: the machine's own words (rule ids, reason codes, the stack),
+  // hidden until asked for
   document.querySelectorAll('button.details-toggle').forEach((b) => {
     b.addEventListener('click', () => {
       const on = document.body.classList.toggle('show-details');
       document.querySelectorAll('button.details-toggle').forEach((o) => {
         o.setAttribute('aria-pressed', String(on));
+        if (!o.dataset.shown) { o.dataset.shown = o.textContent; }
+        o.textContent = on ? 'Hide the details' : o.dataset.shown;
       });
     });
   });
