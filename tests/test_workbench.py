@@ -150,6 +150,20 @@ def test_markdown_output_is_a_table(capsys):
     out = capsys.readouterr().out
     assert "| # | step | verdict | reason | rules |" in out
     assert "**Question.**" in out
+    assert out.rstrip().endswith("Every expectation holds.")
+
+
+def test_markdown_says_nothing_of_expectations_none_were_set(tmp_path, capsys):
+    """A scenario without expectations (as the builder makes one): its
+    Markdown ends with the table or the rules cited, claiming nothing."""
+    doc = json.loads((ROOT / "spec" / "scenarios" / "4e-interrupt-shift-away.json").read_text(
+        encoding="utf-8"))
+    doc["steps"] = [{k: v for k, v in s.items() if k != "expect"} for s in doc["steps"]]
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    for fmt in ("markdown", "bbcode"):
+        main(["check", "--format", fmt, str(path)])
+        assert "expectation" not in capsys.readouterr().out
 
 
 # -- hand-written input --------------------------------------------------------------
