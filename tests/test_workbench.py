@@ -193,6 +193,8 @@ MALFORMED = {
     "bad option value": (_with(options={"readied_as": "sometimes"}), "takes one of"),
     "unknown step kind": (_with(steps=[{"actor": "orc", "do": "standart"}]),
                           "did you mean 'standard'"),
+    "unknown step kind, none near": (_with(steps=[{"actor": "orc", "do": "attack"}]),
+                                     "the kinds are: standard, move, minor"),
     "unknown combatant": (_with(steps=[{"actor": "ork", "do": "standard"}]),
                           "did you mean 'orc'"),
     "unknown step field": (_with(steps=[{"actor": "orc", "do": "move", "sqares": 2}]),

@@ -67,6 +67,11 @@ def suggest(word, known) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
+def _kinds(rs) -> str:
+    """'; the kinds are: ...': what a step's ``do`` may say in ``rs``."""
+    return "; the kinds are: " + ", ".join(rs.player_steps)
+
+
 class Step:
     """A parsed step, as the guards and effects see it. What the frame it
     makes will carry (:data:`fsm.engine.frames.CARRIED`) starts at the same
@@ -135,7 +140,7 @@ def parse(enc, data, index: int) -> Step:
         raise StepError("missing field 'do' (what happens)", "do", "missing-kind")
     if not isinstance(kind, str) or kind not in rs.table.kinds:
         raise StepError(f"unknown step kind {kind!r} for {rs.name}"
-                        f"{suggest(kind, rs.player_steps)}", "do", "unknown-kind")
+                        f"{suggest(kind, rs.player_steps) or _kinds(rs)}", "do", "unknown-kind")
     st = Step(index, kind, kind in rs.answer_kinds)
     spec = rs.spec_of.get(kind)
     if not makes_frame(rs, kind):
