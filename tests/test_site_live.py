@@ -150,36 +150,59 @@ def test_the_live_page_judges_every_example_as_fsm_check_does(served, browser, c
     assert console_errors(browser) == []
 
 
-def test_a_link_reproduces_the_scenario_and_the_step(served, browser):
-    """The address after a check holds the scenario; opened afresh it shows
-    the same verdicts, and &step=N lands on step N, lit on the machine."""
-    path = ROOT / "spec" / "scenarios" / "4e-reaction-between-attack-rolls.json"
+# Where the question and the first verdict lie once a link's verdicts show:
+# [the question, the first row's top and bottom, the screen's height]
+_FIRST_SCREEN = """
+const q = document.querySelector('main h1').getBoundingClientRect();
+const row = document.querySelector('#verdicts tr[data-step="1"]').getBoundingClientRect();
+return [document.querySelector('main h1').textContent, q.top, row.top, row.bottom,
+        window.innerHeight, document.documentElement.scrollWidth, window.innerWidth];"""
+
+
+def test_a_shared_link_opens_on_its_question_and_verdicts(served, browser):
+    """The address after a check holds the scenario. Opened afresh on a
+    1280x757 screen and on a 400x800 phone, the link shows its question and
+    its first verdict inside the first screen (judged when the site was
+    built, before Python is up), nothing scrolling sideways; once Python is
+    up, the same verdicts; &step=N brings step N on screen, lit on the
+    machine, and the next step moves the address on."""
+    path = ROOT / "spec" / "scenarios" / "4e-two-immediates-in-one-round.json"
     text = path.read_text(encoding="utf-8")
     _ready(browser, served)
     first = _paste_and_check(browser, text)
     link = browser.current_url
-    assert "#scenario=" in link
     encoded = link.split("#scenario=", 1)[1].split("&", 1)[0]
-    padded = encoded + "=" * (-len(encoded) % 4)
-    assert base64.urlsafe_b64decode(padded).decode("utf-8") == text
-    browser.get("about:blank")
-    _ready(browser, link.split("&step=")[0] + "&step=3")
-    _wait(browser, "return document.body.dataset.checked")
-    assert _shown(browser) == first
-    current = browser.execute_script("return document.querySelector('tr.current').dataset.step")
-    assert current == "3"
-    lit = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#walk div:not([hidden]) svg "
-        "g.node.lit title')).map(function (t) { return t.textContent; })")
-    answer = judge(text, {})
-    assert lit == [answer["steps"][2]["phase"]]
-    rows = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#sequence g[data-seq-step]'))"
-        ".filter(function (g) { return getComputedStyle(g).display !== 'none'; })"
-        ".map(function (g) { return Number(g.dataset.seqStep); })")
-    assert rows and max(rows) == 3
-    browser.find_element("id", "next").click()
-    assert browser.current_url.endswith("&step=4")
+    assert base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode("utf-8") == text
+    try:
+        for width, height in ((1280, 757), (400, 800)):
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1,
+                                     "mobile": width < 600})
+            browser.get("about:blank")
+            browser.get(link.split("&step=")[0])
+            _wait(browser, "return document.body.dataset.shown")
+            question, top, row_top, row_bottom, screen, scrolled, view = \
+                browser.execute_script(_FIRST_SCREEN)
+            assert question == json.loads(text)["question"]
+            assert 0 <= top and 0 <= row_top < row_bottom <= screen, (width, row_bottom, screen)
+            assert scrolled <= view, (width, scrolled)
+        _wait(browser, "return document.body.dataset.ready === 'yes'")
+        assert _shown(browser) == first
+        browser.execute_script("location.hash = arguments[0]", f"#scenario={encoded}&step=6")
+        box = browser.execute_script(
+            "return document.querySelector('#verdicts tr[data-step=\"6\"]')"
+            ".getBoundingClientRect().toJSON()")
+        assert 0 <= box["top"] and box["bottom"] <= 800, box
+        current = browser.execute_script("return document.querySelector('tr.current').dataset.step")
+        assert current == "6"
+        lit = browser.execute_script(
+            "return [...document.querySelectorAll('#walk div:not([hidden]) svg g.node.lit title')]"
+            ".map(t => t.textContent)")
+        assert lit == [judge(text, {})["steps"][5]["phase"]]
+        browser.find_element("id", "next").click()
+        assert browser.current_url.endswith("&step=7")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_a_fault_of_the_checker_itself_is_one_line_that_says_so(served, browser):

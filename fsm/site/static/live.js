@@ -173,7 +173,10 @@ $('example').addEventListener('change', () => {
 });
 window.addEventListener('hashchange', () => {      // a link pasted into this very page
   const now = fromAddress();
-  if (now && judge && now.text !== $('source').value) { $('source').value = now.text; check(now.step); }
+  if (!now) { return; }
+  if (judge && now.text !== $('source').value) { $('source').value = now.text; check(now.step); }
+  if (now.text === $('source').value && now.step) { window.fsmShow(now.step); }
+  toStep(now.step);
 });
 $('check').addEventListener('click', () => check(0));
 
