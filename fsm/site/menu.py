@@ -91,6 +91,7 @@ class Menu:
             owner = getattr(find(self.enc, fid), "owner", None)
             rest += [c for c in refused if c["actor"] == owner]      # its own, seldom asked
             refused = [c for c in refused if c["actor"] != owner]
+            allowed.sort(key=lambda c: c["actor"] == owner)      # its own answers last
             group = {"id": "answers", "trigger": fid, "title": f"Answers to {words}",
                      "choices": allowed + refused}
             if allowed or fid == (top.id if top else None):
@@ -152,7 +153,7 @@ class Menu:
         above = "" if on_top else " (what is above it takes effect first)"
         steps, done = until(self.enc, f, next_part=True)
         f = find(self.enc, fid)
-        if steps and len(steps) > 1:
+        if steps and len(steps) > 1 and done < f.parts:      # else: the same as to its end
             out.append((steps, capital(f"{first}{part} {done} takes effect, {part} {done + 1} "
                                        f"begins{above}")))
         steps, _ = until(self.enc, f)
