@@ -622,11 +622,13 @@ def table(results: dict) -> str:
     if v and "skipped" in v:
         lines.append(f"| live checker, time to first verdict | n/a ({v['skipped']}) | | |")
     elif v:
-        cold, warm = (v["summary"][k]["first_verdict"]["median"] for k in ("cold", "warm"))
+        shown, cold, warm = (v["summary"][k][m]["median"] for k, m in (
+            ("cold", "shown"), ("cold", "live_verdict"), ("warm", "live_verdict")))
         runtime = v["summary"]["cold"]["runtime"]["median"]
         lines.append(f"| live checker, time to first verdict (median of {len(v['runs']['cold'])}) "
-                     f"| {cold:.2f} s cold, {warm:.2f} s warm | the Pyodide runtime "
-                     f"{runtime / cold:.2f} of the cold time | |")
+                     f"| {shown:.2f} s cold (judged at build time); judged live {cold:.2f} s "
+                     f"cold, {warm:.2f} s warm | the Pyodide runtime {runtime / cold:.2f} of "
+                     f"the cold live time | |")
     lines += ["", "| exploration, 2 rounds | answering | runs | states | transitions | "
                   "seconds | states/s | jobs | cpu/wall (target >= 1.8 on 2 jobs) | clean |",
               "|---|---|---|---|---|---|---|---|---|---|"]

@@ -205,6 +205,60 @@ def test_a_shared_link_opens_on_its_question_and_verdicts(served, browser):
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+@contextlib.contextmanager
+def _held_runtime(site):
+    """The site served with the Pyodide runtime's files held back until the
+    block ends: a page stays as it is while Python starts."""
+    release = threading.Event()
+
+    class Holding(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if "/live/pyodide/" in self.path:
+                release.wait(120)
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Holding, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
+
+
+def test_while_python_starts_the_page_says_so_and_offers_nothing_dead(live_site, browser):
+    """With the runtime still on its way, a worked example's link shows its
+    verdicts judged at build time and says Python is starting, at the top;
+    every control that needs Python and shows, the builder and the text box
+    unfolded, is disabled (the step-through, the details toggle and the copy
+    buttons work without it)."""
+    from fsm.site.stepthrough import live_link
+    path = ROOT / "spec" / "scenarios" / "pf2-combat-reflexes-shield-block.json"
+    with _held_runtime(live_site) as base:
+        browser.get(base + live_link(path.read_text(encoding="utf-8"), 0))
+        _wait(browser, "return document.body.dataset.shown")
+        browser.find_element("css selector", "#builder-box summary").click()
+        browser.execute_script("document.getElementById('source-box').open = true")
+        state, first, live = browser.execute_script("""
+          const status = document.getElementById('status');
+          const needs = [...document.querySelectorAll(
+            '#builder button, #builder input, #builder select, #check, #example, #verdicts button')];
+          return [status.dataset.state, document.querySelector('main > *:not(h1)') === status,
+                  needs.filter(e => !e.disabled && e.checkVisibility())
+                    .map(e => e.outerHTML.slice(0, 80))];""")
+        assert state == "loading" and first
+        assert live == [], live
+        assert len(_shown(browser)["steps"]) == 8
+        browser.find_element("id", "next").click()         # no Python needed
+        assert browser.execute_script("return document.querySelector('tr.current').dataset.step") == "1"
+    browser.get("about:blank")
+
+
 def test_a_fault_of_the_checker_itself_is_one_line_that_says_so(served, browser):
     """When the checker fails (here made to: its judge raises), the page shows
     one line naming an internal error and the exception, not a verdict table,

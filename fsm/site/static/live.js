@@ -160,8 +160,10 @@ if (start) {
       if (judge || got.text !== start.text) { return; }
       render(got.answer, encode(start.text), start.step, true);
       toStep(start.step);
-      mark('shown');
-      document.body.dataset.shown = 'built';
+      requestAnimationFrame(() => {     // at the next frame painted: on screen
+        mark('shown');
+        document.body.dataset.shown = 'built';
+      });
     }).catch(() => {});
   }
 }
@@ -209,6 +211,7 @@ try {
     toStep(start.step);
     mark('live_verdict');
     mark('shown');
+    document.body.dataset.shown = document.body.dataset.shown || 'live';
   }
 } catch (e) {
   status('failed', 'Python could not be loaded here: ' + e
