@@ -45,9 +45,13 @@ class _Links(HTMLParser):
                 self.links.append(attrs[key])
 
 
+REPORT = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/issues/\d+")
+
+
 def test_every_page_is_built_and_every_local_link_resolves(site):
     """A page per rule, per text and per scenario; every link and anchor
-    between them lands on a file and, where it names one, an element."""
+    between them lands on a file and, where it names one, an element; no
+    link leaves the site but the trackers' mistakes' public reports."""
     pages = sorted(site.rglob("*.html"))
     rules = {p.stem for p in (site / "rule").glob("*.html")}
     assert {"4E-OPP-TRIGGER", "PF2-DISRUPT"} <= rules
@@ -61,6 +65,8 @@ def test_every_page_is_built_and_every_local_link_resolves(site):
         parsed[page] = parser
     for page, parser in parsed.items():
         for link in parser.links:
+            if page.name == "mistakes.html" and REPORT.fullmatch(link):
+                continue                  # the public reports of a tracker's mistake
             if link.startswith(("http:", "https:", "mailto:")):
                 pytest.fail(f"{page.name} links outside the site: {link}")
             if link == "data:,":            # the empty icon: no request for /favicon.ico
@@ -431,3 +437,33 @@ def test_the_step_through_shows_the_scene_of_the_step(site, browser):
     assert box.is_displayed() and "ayla at (1,0)" in box.get_attribute("innerHTML")
     browser.get((site / "scenario" / "4e-reaction-between-attack-rolls.html").as_uri())
     assert not browser.find_element("css selector", "#step-panel [data-field=scene]").is_displayed()
+
+
+def test_the_trackers_mistakes_page_names_rules_reports_and_catching_vectors(site):
+    """For tracker authors: every mistake of the zoo, its public reports as
+    GitHub links, and for each ruleset that builds it the rules it breaks
+    there and at least one vector, an existing file, that catches it."""
+    import html
+    from fsm.conformance.mistakes import ZOO
+    from fsm.rulesets import RULESETS
+    text = (site / "mistakes.html").read_text(encoding="utf-8")
+    sections = {m.group(1): m.group(2) for m in re.finditer(
+        r'<h2 id="([a-z0-9-]+)">(.*?)(?=<h2 id=|</main>)', text, re.S)}
+    assert set(sections) == {k.id for k in ZOO}
+    for known in ZOO:
+        part = sections[known.id]
+        for report in known.reports:
+            project, number = report.split("#")
+            assert f'href="https://github.com/{project}/issues/{number}"' in part, report
+        games = 0
+        for rs in RULESETS.values():
+            if known.id not in rs.zoo_rules:
+                continue
+            games += 1
+            row = part.split(f'<td data-label="game">{html.escape(rs.title)}</td>', 1)[1]
+            row = row.split("</tr>")[0]
+            for rid in rs.zoo_rules[known.id]:
+                assert f"rule/{rid}.html" in row, (known.id, rs.name, rid)
+            paths = re.findall(r"<code>(spec/vectors/[^<]+)</code>", row)
+            assert paths and all((ROOT / p).is_file() for p in paths), (known.id, rs.name)
+        assert games, known.id

@@ -23,6 +23,7 @@ from .. import spec as S
 from . import folder
 from .html import (LIVE_STATIC, STATIC, esc, inline_svg, link_live, page, prose, rule_link,
                    static, table, template)
+from .mistakes_page import mistakes_page
 from .stepthrough import scenario_page
 
 SCENARIO_EXTENSIONS = (".json", ".yaml", ".yml")
@@ -64,6 +65,7 @@ def build(out, root=None, sources=None, live=False, pyodide=None, replace=False)
         files[f"scenario/{path.stem}.html"] = scenario_page(path, cites, live)
     files["reference.html"] = _reference()
     files["vectors.html"] = _vectors(spec)
+    files["mistakes.html"] = mistakes_page(root)
     if live:
         files = {name: link_live(text, name.count("/")) if name.endswith(".html") else text
                  for name, text in files.items()}
@@ -103,6 +105,9 @@ def _home(spec, scenarios, live=False) -> str:
              "through it to see the verdicts, the stack and the machine's phase.</p>",
              *(['<p><a href="live/index.html">The live checker</a>: ask your own question '
                 'by clicking, and the machine judges it in your browser.</p>'] if live else []),
+             '<p>Writing a tracker or a game? <a href="mistakes.html">The trackers\' '
+             'mistakes</a>: the ones shipped before, the rules they break and the '
+             'vectors that catch them.</p>',
              "<h2>Classic questions</h2>",
              '<table class="cards gallery">\n<thead><tr><th scope="col">ruleset</th>'
              '<th scope="col">question</th><th scope="col">answer</th><th scope="col"></th>'

@@ -8,7 +8,8 @@ import html
 import re
 
 NAV = (("index.html", "Home"), ("rules.html", "Rules"), ("sources.html", "Texts"),
-       ("reference.html", "Reasons and options"), ("vectors.html", "Vectors"))
+       ("reference.html", "Reasons and options"), ("vectors.html", "Vectors"),
+       ("mistakes.html", "Trackers' mistakes"))
 LIVE_NAV = ("live/index.html", "Live checker")      # in a --live build
 
 
