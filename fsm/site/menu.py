@@ -189,7 +189,7 @@ class Menu:
         and its variants (allowed or not), and where a refused one would be
         allowed once the pending action takes effect, or once the trigger is
         said to provoke the answerer, that too."""
-        allowed, refused = [], []
+        allowed, refused, later = [], [], []
         for cid in self.order:
             for kind in self.rs.player_steps:
                 if kind not in self.rs.answer_kinds:
@@ -202,15 +202,14 @@ class Menu:
                                     hint=self._hint(kind, extra))
                     if c is None:
                         continue
-                    if c["verdict"] != "rejected":
-                        allowed.append(c)
-                        continue
-                    refused.append(c)
-                    better = self._after_top(step, top) or self._provoked(step, cid)
-                    if better:
-                        allowed.append({**better, "label": label + better.pop("also"),
-                                        "who": self.namer.who(cid),
-                                        "fields": self.fields(kind, answer=True)})
+                    (allowed if c["verdict"] != "rejected" else refused).append(c)
+                    if c["verdict"] == "rejected":
+                        later.append((c, step))
+        for (c, step), better in zip(later, self._after_top([s for _, s in later])):
+            better = better or self._provoked(step, step["actor"])
+            if better:
+                allowed.append({**better, "label": c["label"] + better.pop("also"),
+                                "who": c["who"], "fields": c["fields"]})
         return allowed, refused
 
     def _variants(self, kind) -> list:
@@ -242,18 +241,35 @@ class Menu:
         hints = self.rs.words.hints
         return "; ".join(h for h in [hints.get(kind)] + [hints.get(k) for k in extra] if h)
 
-    def _after_top(self, step, top):
-        """The choice of ``step`` once the pending ``top`` has taken effect, if
-        that makes it allowed."""
-        top = top_unresolved(self.enc)       # afresh: a try leaves copies of the frames
-        if top is None or not top.pending:
-            return None
-        c = self.choice([{"do": RESOLVE}, step], "", key=_key(step) + ":after")
-        if c is None or c["verdict"] == "rejected":
-            return None
-        part = f"{self.namer.part(top)} {top.done + 1}" if top.parts > 1 else "it"
-        what = self.namer.frame(top) if top.parts == 1 else f"{part} of {self.namer.frame(top)}"
-        return {**c, "also": f", once {what} has taken effect"}
+    def _after_top(self, steps) -> list:
+        """For each of ``steps`` (refused now), its choice once the pending
+        action on top has taken effect, if that makes it allowed, else None;
+        the pending action is resolved once for them all."""
+        top = top_unresolved(self.enc)
+        if top is None or not top.pending or not steps:
+            return [None] * len(steps)
+        what = self.namer.frame(top)
+        if top.parts > 1:
+            what = f"{self.namer.part(top)} {top.done + 1} of {what}"
+        also = f", once {what} has taken effect"
+        verdicts = []
+        with trying(self.enc) as enc:
+            if enc.step({"do": RESOLVE}).verdict == "rejected":
+                return [None] * len(steps)
+            for step in steps:
+                with trying(enc):
+                    try:
+                        verdicts.append(enc.step(step))
+                    except FsmError:
+                        verdicts.append(None)
+        out = []
+        for step, v in zip(steps, verdicts):
+            if v is None or v.verdict == "rejected":
+                out.append(None)
+                continue
+            c = self.choice([{"do": RESOLVE}, step], "", key=_key(step) + ":after", verdict=v)
+            out.append({**c, "also": also})
+        return out
 
     def _provoked(self, step, cid):
         """An opportunity answer refused as not provoked, without a grid:
@@ -288,7 +304,7 @@ class Menu:
     def _turn(self, top) -> tuple:
         """(the active combatant's turn, what anyone may do now, the rest refused)."""
         active = next_owner(self.enc)
-        turn, anyone, others = [], [], []
+        turn, anyone, others, later = [], [], [], []
         for cid in self.order:
             for kind in self.rs.player_steps:
                 if kind in self.rs.stack_moves or kind in self.rs.answer_kinds or kind == EVENT:
@@ -300,14 +316,15 @@ class Menu:
                     if cid == active:
                         turn.append(c)
                         if c["verdict"] == "rejected":
-                            better = self._after_top(step, top)
-                            if better:
-                                turn.append({**better, "label": c["label"] + better.pop("also"),
-                                             "who": c["who"], "fields": c["fields"]})
+                            later.append((c, step))
                     elif c["verdict"] != "rejected":
                         anyone.append(c)
                     else:
                         others.append(c)
+        for (c, _), better in zip(later, self._after_top([s for _, s in later])):
+            if better:          # each after the refused one it stands for
+                turn.insert(turn.index(c) + 1, {**better, "label": c["label"] + better.pop("also"),
+                                                "who": c["who"], "fields": c["fields"]})
         turn += [self.choice(steps, f"Skip to {self.namer.who(who)}'s "
                              f"{'next ' if who == next_owner(self.enc) else ''}turn "
                              f"({len(steps)} turns end)", key=f"skip:{who}")
