@@ -2,15 +2,20 @@
 checker's builder by clicking: the question typed, the ruleset clicked, the
 combatants typed on one line ("orc vs ayla, bob") and added, their fields and
 the options chosen, the grid clicked, then for each step of the gallery's file
-the choice the builder offers that adds it (the longest, when one click adds
-several), its details given in its form: quick buttons where one does, else
-each field and "Add". Every click and every Enter is counted; typing is not.
+the choice the builder offers that adds it (the one that saves the most
+clicks, when one click adds several), its details given in its form: quick buttons where one does, else
+each field and "Add"; a walk in a straight line by a click on the grid. Every
+click and every choice in a list is counted; typing is not.
 
 The builder's buttons carry the steps they add (``data-steps``): a step is
 compared with the gallery's once both are made canonical (no name, id,
 comment or expectation; a trigger named by the number of the step that made
 it; an answer's default trigger made explicit; a stack move's actor left
 out), and among those that match, the one whose verdict is the gallery's.
+
+Each click is one call into the page, which clicks the element only if a
+player could (shown and enabled) and answers with the builder's error line
+and how many checks the page has made.
 """
 
 from __future__ import annotations
@@ -23,6 +28,46 @@ from fsm.scenario import replay
 
 DROPPED = ("name", "id", "comment", "expect", "to", "provokes")
 QUICK = ("attacks", "squares", "parts", "cost")        # counts with a button per value
+
+# Click what ``css`` finds (or the index-th button of the choices, or the
+# button beside it: "anyway", "more"), only if shown and enabled.
+_CLICK = """
+const [css, index, via] = arguments;
+let e = index === null ? document.querySelector(css)
+  : document.querySelectorAll(via === 'quick' ? '#b-form [data-quick]'
+                                               : '#b-choices button[data-steps]')[index];
+if (e && via === 'anyway') { e = e.closest('li').querySelector('button.anyway'); }
+if (e && via === 'more') {
+  e = e.closest('li') ? e.closest('li').querySelector('button.more') : e.nextElementSibling;
+}
+if (e && via === 'summary') { e = e.closest('details').querySelector('summary'); }
+if (!e) { return 'nothing on the page matches ' + (css || index + ' ' + via); }
+if (e.disabled || !e.checkVisibility()) { return 'a player cannot click ' + e.outerHTML.slice(0, 80); }
+e.click();
+const b = document.getElementById('b-error');
+return b.hidden ? '' : b.textContent;"""
+
+_SELECT = """
+const [css, value] = arguments;
+const e = document.querySelector(css);
+if (!e || e.disabled || !e.checkVisibility()) { return 'a player cannot choose in ' + css; }
+e.value = value;
+e.dispatchEvent(new Event('change'));
+const b = document.getElementById('b-error');
+return b.hidden ? '' : b.textContent;"""
+
+_TYPE = """
+const [css, value] = arguments;
+const e = document.querySelector(css);
+e.value = value;
+e.dispatchEvent(new Event('change'));"""
+
+# Every button that adds steps now, and the scenario's text.
+_OFFERED = """
+return [[...document.querySelectorAll('#b-choices button[data-steps]')].map((b, i) => [i,
+  b.dataset.steps, b.dataset.edits, b.dataset.verdict, Boolean(b.closest('details[data-group]')),
+  b.disabled, b.dataset.form === '1', Boolean(b.closest('details:not([open])'))]),
+  document.getElementById('source').value];"""
 
 
 def line(a, b) -> list:
@@ -62,34 +107,28 @@ class Player:
 
     # -- clicking --------------------------------------------------------------------
 
-    def click(self, element, why=""):
-        element.click()
+    def click(self, css=None, why="", index=None, via=None):
+        error = self.b.execute_script(_CLICK, css, index, via)
         self.clicks += 1
         self.log.append(why)
-        self.b.execute_script("return 0")     # the click's work is done (it runs at once)
-
-    def css(self, css):
-        found = self.b.find_elements("css selector", css)
-        assert found, f"nothing on the page matches {css}"
-        return found[0]
+        assert not error, (why, error, self.log)
 
     def select(self, css, value, why):
-        from selenium.webdriver.support.ui import Select
-        Select(self.css(css)).select_by_value(value)
+        error = self.b.execute_script(_SELECT, css, value)
         self.clicks += 1
         self.log.append(why)
+        assert not error, (why, error, self.log)
 
-    def error(self):
-        return self.b.execute_script(
-            "var e = document.getElementById('b-error'); return e.hidden ? '' : e.textContent")
+    def type(self, css, text):
+        self.b.execute_script(_TYPE, css, text)
 
     # -- the setup ---------------------------------------------------------------------
 
     def setup(self):
         doc = self.doc
         if doc.get("question"):
-            self.css("#b-question").send_keys(doc["question"])
-        self.click(self.css(f'#b-rulesets button[data-ruleset="{doc["ruleset"]}"]'), "ruleset")
+            self.type("#b-question", doc["question"])
+        self.click(f'#b-rulesets button[data-ruleset="{doc["ruleset"]}"]', "ruleset")
         order = doc.get("initiative") or [c["id"] for c in doc["combatants"]]
         side = {c["id"]: c["side"] for c in doc["combatants"]}
         groups = [[order[0]]]
@@ -100,28 +139,27 @@ class Player:
                 groups.append([cid])
         assert len(groups) <= 2 or len({side[g[0]] for g in groups}) == len(groups), \
             "sides that alternate in the turn order take one line each"
-        self.css("#b-who").send_keys(" vs ".join(", ".join(g) for g in groups))
-        self.click(self.css("#b-add-who"), "combatants")
+        self.type("#b-who", " vs ".join(", ".join(g) for g in groups))
+        self.click("#b-add-who", "combatants")
         if doc.get("options"):
-            if not self.css("#b-options-box").get_attribute("open"):
-                self.click(self.css("#b-options-box summary"), "options")
+            if not self.b.execute_script("return document.getElementById('b-options-box').open"):
+                self.click("#b-options-box summary", "options")
             for name, value in doc["options"].items():
                 self.select(f'[data-option="{name}"]', json.dumps(value), f"option {name}")
         if all("at" in c for c in doc["combatants"]):
-            self.click(self.css("#b-grid"), "grid")
+            self.click("#b-grid", "grid")
             for cid in order:
                 x, y = next(c["at"] for c in doc["combatants"] if c["id"] == cid)
-                self.click(self.css(f'#b-place button[data-x="{x}"][data-y="{y}"]'), f"at {cid}")
+                self.click(f'#b-place button[data-x="{x}"][data-y="{y}"]', f"at {cid}")
         for c in doc["combatants"]:
             for name, value in c.items():
                 if name in ("id", "side", "at"):
                     continue
                 css = f'#b-combatants li[data-combatant="{c["id"]}"] [data-field="{name}"]'
                 if value is True:
-                    self.click(self.css(css), f"{c['id']} {name}")
+                    self.click(css, f"{c['id']} {name}")
                 else:
                     self.select(css, str(value), f"{c['id']} {name}")
-        assert not self.error(), self.error()
 
     # -- the steps -----------------------------------------------------------------------
 
@@ -144,26 +182,16 @@ class Player:
         target = result.verdict.target_id or step.get("to")
         return self.canon(step, target, self.ids)
 
-    def offered(self) -> list:
-        """Every button that adds steps now: (element, its steps, edits,
-        verdict, how it is reached)."""
-        rows = self.b.execute_script("""
-          return [...document.querySelectorAll('#b-choices button[data-steps]')].map(b => [b,
-            b.dataset.steps, b.dataset.edits, b.dataset.verdict, b.className,
-            Boolean(b.closest('details[data-group]')), b.disabled]);""")
-        return [r for r in rows]
-
-    def built_ids(self) -> dict:
-        text = self.b.execute_script("return document.getElementById('source').value")
-        steps = json.loads(text)["steps"]
-        return {s.get("id") or f"s{i}": i for i, s in enumerate(steps, 1)}
-
     def step(self, i, upto) -> int:
         """Add gallery step i (and as many after it, before ``upto``, as one
         choice adds)."""
-        ids = self.built_ids()
+        offered, text = self.b.execute_script(_OFFERED)
+        built = json.loads(text)["steps"]
+        ids = {s.get("id") or f"s{n}": n for n, s in enumerate(built, 1)}
+        if self.walk(i, built):
+            return 1
         best = None
-        for element, steps, edits, verdict, cls, folded, disabled in self.offered():
+        for index, steps, edits, verdict, folded, disabled, form, closed in offered:
             steps, edits = json.loads(steps), json.loads(edits)
             k = len(steps)
             if i + k > upto:
@@ -180,26 +208,44 @@ class Player:
                     e["provokes"] not in (self.doc["steps"][e["index"] - 1].get("provokes") or ())
                     for e in edits):
                 continue
-            cost = 1 + (1 if folded else 0) + (self.form_cost(extra) if extra else 0)
-            if best is None or (k, -cost) > (best[0], -best[1]):
-                best = (k, cost, element, steps, extra, folded, disabled)
+            cost = 1 + closed + (self.form_cost(extra) if extra else 0)
+            if best is None or (cost - k, -k) < (best[1] - best[0], -best[0]):
+                best = (k, cost, index, steps, extra, closed, disabled, form)
         assert best is not None, f"step {i + 1}: nothing offered adds {self.gallery_canon(i)}"
-        k, _, element, steps, extra, folded, disabled = best
-        if folded:
-            self.click(element.find_element("xpath", "ancestor::details[1]/summary"), "not now")
+        k, _, index, steps, extra, closed, disabled, form = best
+        why = f"step {i + 1}: {steps[-1].get('do')}"
+        if closed:
+            self.click(None, "not now", index, "summary")
         if disabled:
-            li = element.find_element("xpath", "ancestor::li[1]")
-            element = li.find_element("css selector", "button.anyway" if not extra
-                                      else "button.more")
-        elif extra and not element.get_attribute("data-form"):     # else it opens its form
-            element = element.find_element("xpath", "following-sibling::button[1]")
-        self.click(element, f"step {i + 1}: {steps[-1].get('do')}")
+            self.click(None, why, index, "more" if extra else "anyway")
+        elif extra and not form:           # else the button opens its form
+            self.click(None, why, index, "more")
+        else:
+            self.click(None, why, index)
         if extra:
             self.fill(i + k - 1, extra)
         elif self.b.execute_script("return !document.getElementById('b-form').hidden"):
-            self.click(self.css("#b-add"), "add")        # a form that opens by itself
-        assert not self.error(), (i, self.error())
+            self.click("#b-add", "add")        # a form that opens by itself
         return k
+
+    def walk(self, i, built) -> bool:
+        """Step i is a walk in a straight line by the one whose turn it is:
+        one click on the builder's grid of where everyone stands, if it
+        offers that."""
+        step = self.doc["steps"][i]
+        if not isinstance(step.get("path"), list) or step.get("do") not in (
+                s.kind for s in self.rs.steps if s.moving):
+            return False
+        extra = set(self.canon(step, None, {})) - {"actor", "do", "path"}
+        before = replay({**self.doc, "steps": self.doc["steps"][:i]}, "g").encounter
+        mover = step.get("actor")
+        if extra or line(list(before.fighters[mover].at), step["path"][-1]) != step["path"] \
+                or self.b.execute_script("var g = document.getElementById('b-scene-grid');"
+                                         " return g ? g.dataset.walker : ''") != mover:
+            return False
+        x, y = step["path"][-1]
+        self.click(f'#b-scene-grid button[data-x="{x}"][data-y="{y}"]', f"step {i + 1}: walk")
+        return True
 
     def form_cost(self, extra) -> int:
         extra = {k: v for k, v in extra.items() if not isinstance(v, (str, list))
@@ -218,19 +264,19 @@ class Player:
         """The form of step i's choice, filled with what the choice lacks:
         what is typed first, then one quick button when one does the rest."""
         for name, value in list(extra.items()):
-            box = self.b.find_elements("css selector", f"#b-form input[type=text]#b-field-{name}")
+            box = self.b.execute_script(
+                f"return Boolean(document.querySelector('#b-form input[type=text]#b-field-{name}'))")
             if box and isinstance(value, (str, list)):
-                box[0].send_keys(value if isinstance(value, str) else ", ".join(value))
+                self.type(f"#b-field-{name}", value if isinstance(value, str) else ", ".join(value))
                 del extra[name]
         if not extra:
-            self.click(self.css("#b-add"), "add")
+            self.click("#b-add", "add")
             return
         quick = self.b.execute_script(
-            "return [...document.querySelectorAll('#b-form [data-quick]')]"
-            ".map(b => [b, b.dataset.quick])")
-        for element, value in quick:
+            "return [...document.querySelectorAll('#b-form [data-quick]')].map(b => b.dataset.quick)")
+        for n, value in enumerate(quick):
             if json.loads(value) == extra:
-                self.click(element, "quick")
+                self.click(None, "quick", n, "quick")
                 return
         step = self.doc["steps"][i]
         for name, value in extra.items():
@@ -239,13 +285,9 @@ class Player:
             css = f"#b-field-{name}"
             if name == "targets":
                 for t in value:
-                    self.click(self.css(f'#b-form [data-target="{t}"]'), "target")
+                    self.click(f'#b-form [data-target="{t}"]', "target")
             elif value is True:
-                self.click(self.css(css), name)
-            elif isinstance(value, str) and self.css(css).tag_name == "input":
-                self.css(css).send_keys(value)
-            elif isinstance(value, list) and self.css(css).tag_name == "input":
-                self.css(css).send_keys(", ".join(value))
+                self.click(css, name)
             else:
                 self.select(css, json.dumps(value), name)
         if "path" in extra:
@@ -254,9 +296,8 @@ class Player:
             start = list(before.fighters[mover].at) if mover else None
             jump = step.get("forced") == self.rs.scene.jump
             for x, y in path_clicks(start, step["path"], jump):
-                self.click(self.css(f'#b-form .path-grid button[data-x="{x}"][data-y="{y}"]'),
-                           "square")
-        self.click(self.css("#b-add-shift" if extra.get("shift") else "#b-add"), "add")
+                self.click(f'#b-form .path-grid button[data-x="{x}"][data-y="{y}"]', "square")
+        self.click("#b-add-shift" if extra.get("shift") else "#b-add", "add")
 
     def play(self, upto=None) -> int:
         """Build the scenario (its first ``upto`` steps); the number of clicks

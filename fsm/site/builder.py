@@ -96,7 +96,8 @@ def menu(text: str) -> dict:
                                           if isinstance(c.get("side"), str))}),
                "combatants": [{**c, "who": namer.who(c.get("id"))} for c in combatants],
                "grid": bool(combatants) and all("at" in c for c in combatants),
-               "steps": len(doc.get("steps") or ()), "groups": [], "now": ""}
+               "steps": len(doc.get("steps") or ()), "groups": [], "now": "",
+               "moving": [spec.kind for spec in rs.steps if spec.moving]}
         if not combatants:
             out["now"] = "Who fights? Name them in turn order."
             return out

@@ -52,6 +52,20 @@
     if (refused.children.length) { into.appendChild(refused); }
   }
 
+  // The step that moves the one whose turn it is, when the builder offers
+  // it and nothing stands in its way (a grid's square then adds it), or null.
+  B.walk = function (m) {
+    for (const g of m.groups) {
+      if (g.id !== 'turn') { continue; }
+      for (const c of g.choices) {
+        const step = c.steps[0];
+        if (c.steps.length === 1 && c.verdict !== 'rejected' && m.moving.indexOf(step.do) >= 0
+            && step.actor === m.active && m.positions[step.actor]) { return step; }
+      }
+    }
+    return null;
+  };
+
   B.drawChoices = function (m, box, add, open) {
     box.textContent = '';
     m.groups.forEach((g) => {

@@ -63,14 +63,27 @@
       drawGrid(m);
       $('b-now').textContent = 'Now: ' + m.now;
       $('b-undo').disabled = !m.steps;
-      $('b-scene').textContent = '';
-      if (m.grid && m.positions) {
-        $('b-scene').appendChild(el('p', { class: 'hint' }, 'Where each one stands now:'));
-        const g = el('div');
-        $('b-scene').appendChild(g);
-        B.grid(g, { at: m.positions, names: Object.fromEntries(m.combatants.map((c) => [c.id, c.who])), label: 'where each one stands now' });
-      }
+      drawScene(m);
       B.drawChoices(m, $('b-choices'), add, open);
+    }
+
+    // Where each one stands now; when the one whose turn it is may move, a
+    // click on a free square moves them there in a straight line.
+    function drawScene(m) {
+      $('b-scene').textContent = '';
+      if (!m.grid || !m.positions) { return; }
+      const names = Object.fromEntries(m.combatants.map((c) => [c.id, c.who]));
+      const walk = B.walk(m);
+      $('b-scene').appendChild(el('p', { class: 'hint', id: 'b-scene-hint' }, walk
+        ? 'Where each one stands now. Click a free square to move ' + names[walk.actor]
+          + ' there in a straight line (for another path, \u2026 beside its move).'
+        : 'Where each one stands now:'));
+      const g = el('div', { id: 'b-scene-grid', dataset: { walker: walk ? walk.actor : '' } });
+      $('b-scene').appendChild(g);
+      B.grid(g, { at: m.positions, names: names, label: 'where each one stands now',
+        onPick: walk ? (sq, who) => {
+          if (!who) { add({ steps: [Object.assign({}, walk, { path: B.line(m.positions[walk.actor], sq) })], edits: [] }); }
+        } : null });
     }
 
     function drawOptions(m) {
