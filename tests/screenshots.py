@@ -4,9 +4,10 @@
 
 builds the site with the live checker (npm fetches pyodide unless --pyodide
 names a copy), serves it on the loopback address and writes
-diagrams/screenshots/*.png: the home page, a rule page, a step-through on a
-grid, the same page on a 400 px phone screen, and the live checker's
-builder with a scenario clicked together.
+diagrams/screenshots/*.png, at 1280 px: the home page, a rule page, a
+step-through on a grid, the trackers' mistakes, a shared link in the live
+checker and its builder with a question clicked in; at 400 px (a phone): the
+home page's questions and a shared link.
 """
 
 from __future__ import annotations
@@ -59,29 +60,30 @@ def _shoot(driver, url, name, scroll_to=None):
 
 
 def _builder(driver, base):
-    """The builder after a 4e question clicked together: a two-attack
-    standard action, its first roll resolved, the reaction offered."""
-    from selenium.webdriver.support.ui import Select
+    """The builder with a 5e question clicked in: the orc's attack declared,
+    the wizard's Shield offered before it takes effect."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builder_driver import Player
+    from fsm.io.scenario import load
     driver.get(base + "live/index.html")
     _wait(driver, "return document.body.dataset.ready === 'yes'")
-
-    def q(css):
-        return driver.find_element("css selector", css)
-    Select(q("#b-ruleset")).select_by_value("dnd4e")
-    q("#b-new").click()
-    for cid, side in (("goblin", "monsters"), ("ayla", "heroes")):
-        q("#b-name").send_keys(cid)
-        Select(q("#b-side")).select_by_value(side)
-        q("#b-add-combatant").click()
-    q('[data-actor="goblin"] button[data-details="standard"]').click()
-    Select(q("#b-field-attacks")).select_by_value("2")
-    q("#b-field-name").send_keys("twin strike")
-    q("#b-add").click()
-    q('[data-actor="*"] button.choice[data-kind="resolve"]').click()
+    Player(driver, load(str(ROOT / "spec" / "scenarios" /
+                            "5e-shield-before-the-hit-lands.json"))).play(upto=5)
     driver.execute_script("document.getElementById('b-now').scrollIntoView()")
     time.sleep(0.3)
     driver.save_screenshot(str(OUT / "live-builder.png"))
     print("wrote", OUT / "live-builder.png")
+
+
+def _link(driver, base, name, shot):
+    """A shared link to a worked example, as it opens: question and verdicts first."""
+    from fsm.site.stepthrough import live_link
+    text = (ROOT / "spec" / "scenarios" / name).read_text(encoding="utf-8")
+    driver.get(base + live_link(text, depth=0))
+    _wait(driver, "return document.body.dataset.ready === 'yes'")
+    time.sleep(0.3)
+    driver.save_screenshot(str(OUT / shot))
+    print("wrote", OUT / shot)
 
 
 def main(argv=None) -> int:
@@ -104,28 +106,21 @@ def main(argv=None) -> int:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}/"
         OUT.mkdir(parents=True, exist_ok=True)
-        wide = _browser(1100, 900)
+        wide = _browser(1280, 800)
         try:
             _shoot(wide, base + "index.html", "home.png")
             _shoot(wide, base + "rule/4E-REACTION.html", "rule.png")
             _shoot(wide, base + "scenario/4e-shift-away-on-the-grid.html#step-2",
                    "step-through.png")
-            from fsm.site.stepthrough import live_link
-            text = (ROOT / "spec" / "scenarios" /
-                    "4e-reaction-between-attack-rolls.json").read_text(encoding="utf-8")
-            wide.get(base + live_link(text, depth=0) + "&step=4")
-            _wait(wide, "return document.body.dataset.built")
-            wide.execute_script("document.getElementById('step-panel').scrollIntoView()")
-            time.sleep(0.3)
-            wide.save_screenshot(str(OUT / "live-checker.png"))
-            print("wrote", OUT / "live-checker.png")
+            _shoot(wide, base + "mistakes.html", "mistakes.png")
+            _link(wide, base, "4e-two-immediates-in-one-round.json", "live-checker.png")
             _builder(wide, base)
         finally:
             wide.quit()
-        phone = _browser(400, 860)
+        phone = _browser(400, 800)
         try:
-            _shoot(phone, base + "scenario/pf2-combat-reflexes-shield-block.html#step-2",
-                   "phone.png")
+            _shoot(phone, base + "index.html", "phone.png", scroll_to="h2")
+            _link(phone, base, "pf2-combat-reflexes-shield-block.json", "phone-live.png")
         finally:
             phone.quit()
         server.shutdown()

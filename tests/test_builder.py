@@ -174,3 +174,18 @@ def test_what_the_form_offers_is_what_the_ruleset_reads():
     answer = edit(text, {"op": "earlier", "id": "b"})
     assert not answer["ok"] and "before the first step" in answer["error"]
     assert menu(text)["now"] == "Round 1, A's turn: it is ending; B's turn comes next"
+
+
+def test_without_a_grid_an_enemy_may_be_said_to_be_provoked_by_what_provokes():
+    """Without positions, an opportunity attack refused as not provoked is
+    offered once the trigger is said to provoke: in 5e only for a move, and
+    never for the mover's own side."""
+    text = _edit("", op="new", ruleset="dnd5e")
+    text = edit(text, {"op": "add-combatants", "text": "orc, goblin vs ayla"})["text"]
+    attack = _edit(text, op="add-step", step={"actor": "orc", "do": "action"})
+    walk = _edit(text, op="add-step", step={"actor": "orc", "do": "move"})
+
+    def provoked(t):
+        return sorted(c["steps"][-1]["actor"] for c in _choices(menu(t)) if c["edits"])
+    assert provoked(attack) == []
+    assert provoked(walk) == ["ayla"]

@@ -32,7 +32,9 @@ class Words:
     comes, with ``{actor}``; ``suggest``: a free-text field of a step -> the
     values players mostly give it (each offered as a step of its own);
     ``provokes``: how a stated provocation reads,
-    with ``{mover}`` and ``{who}``; ``reasons``: reason code -> the
+    with ``{mover}`` and ``{who}``; ``only_moves_provoke``: whether only a
+    move may be said to provoke (the builder offers it for nothing else);
+    ``reasons``: reason code -> the
     sentence a player would say of the refusal."""
 
     kinds: dict = field(default_factory=dict)
@@ -43,6 +45,7 @@ class Words:
     labels: dict = field(default_factory=dict)
     suggest: dict = field(default_factory=dict)
     provokes: str = "{mover} provokes {who}"
+    only_moves_provoke: bool = False
     reasons: dict = field(default_factory=dict)
 
     def reason(self, code):

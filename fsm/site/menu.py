@@ -47,6 +47,8 @@ class Menu:
         self.namer = Namer(self.rs, doc)
         self.order = list(enc.order)
         self.scene = bool(enc.scene)
+        self.side = {c.get("id"): c.get("side") for c in doc.get("combatants") or ()
+                     if isinstance(c, dict)}
 
     # -- trying steps ----------------------------------------------------------------
 
@@ -278,7 +280,8 @@ class Menu:
             return None
         f = find(self.enc, step["to"])
         steps = self.doc.get("steps") or []
-        if f is None or not 0 < f.step <= len(steps) or f.owner == cid:
+        if f is None or not 0 < f.step <= len(steps) or self.side.get(f.owner) == \
+                self.side.get(cid) or (self.rs.words.only_moves_provoke and not f.moving):
             return None
         made = steps[f.step - 1]
         if not isinstance(made, dict) or cid in (made.get("provokes") or ()):

@@ -22,6 +22,7 @@ WORDS = Words(
            "opportunity": "right before the mover leaves the attacker's reach",
            "readied": "the readied response, with the Reaction, right after its trigger"},
     provokes="{mover} leaves {who}'s reach",
+    only_moves_provoke=True,
     reasons={
         "trigger-not-resolved": "{trigger} has not taken effect yet: this Reaction comes "
                                 "right after its trigger (one that comes before it, as "
