@@ -28,7 +28,8 @@ class Words:
     name, how it counts: :data:`COUNT`, :data:`USED`, :data:`FEET` or
     :data:`WHAT`); ``flags``: a true/false field of a step -> what it adds
     to the step's name; ``hints``: a step kind or flag -> a longer word on
-    what it is or when it comes, for the builder's buttons; ``labels``: an ``on`` label -> when the answer
+    what it is or when it comes, for the builder's buttons; ``fields``: a
+    combatant's field -> what the builder calls it; ``labels``: an ``on`` label -> when the answer
     comes, with ``{actor}``; ``suggest``: a free-text field of a step -> the
     values players mostly give it (each offered as a step of its own);
     ``provokes``: how a stated provocation reads,
@@ -44,6 +45,7 @@ class Words:
     hints: dict = field(default_factory=dict)
     labels: dict = field(default_factory=dict)
     suggest: dict = field(default_factory=dict)
+    fields: dict = field(default_factory=dict)
     provokes: str = "{mover} provokes {who}"
     only_moves_provoke: bool = False
     reasons: dict = field(default_factory=dict)

@@ -89,6 +89,7 @@ def menu(text: str) -> dict:
                             "set": o.name in given, "value": given.get(o.name, o.default)}
                            for o in rs.options],
                "fighter_fields": [{"name": k, "type": "flag" if v is bool else "count",
+                                   "label": rs.words.fields.get(k) or k.replace("_", " "),
                                    "low": None if v is bool else v[0],
                                    "high": None if v is bool else v[1]}
                                   for k, v in rs.fighter.FIELDS.items()],

@@ -226,8 +226,13 @@ class Namer:
             kind = data.get("do") if isinstance(data, dict) else None
             move = self.w.moves.get(kind)
             if move and verdict.target_id:
-                return "Yes: " + move.format_map(_Slots(frame=self.frame_id(
+                said = "Yes: " + move.format_map(_Slots(frame=self.frame_id(
                     enc, verdict.target_id)))
+                f = find(enc, verdict.target_id)
+                if f is not None and f.cost:          # what the action cost, said in numbers
+                    one, many = dict(COUNTED)["cost"]
+                    said += f" ({self.who(f.owner)}'s {f.cost} {one if f.cost == 1 else many})"
+                return said + "."
             return "Yes."
         head = "The GM decides" if verdict.verdict == "gm" else "No"
         return f"{head}: {self.reason(enc, verdict)}."

@@ -21,6 +21,9 @@ WORDS = Words(
     hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
            "opportunity": "right before the mover leaves the attacker's reach",
            "readied": "the readied response, with the Reaction, right after its trigger"},
+    fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
+            "incapacitated": "Incapacitated", "unseen": "unseen by the others",
+            "blinded": "Blinded"},
     provokes="{mover} leaves {who}'s reach",
     only_moves_provoke=True,
     reasons={

@@ -10,4 +10,5 @@ WORDS = Words(
     moves={"disrupt": "{frame} is disrupted: it has no effect, and the actions or "
                       "reaction spent on it stay spent"},
     budgets={"actions": ("action", COUNT), "reactions": ("reaction", COUNT)},
+    fields={"actions": "actions a turn", "reactions": "reactions a round"},
 )

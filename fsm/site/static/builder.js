@@ -103,7 +103,7 @@
         s.addEventListener('change', () => change(s.value === '' ? { op: 'option', name: o.name, default: true }
           : { op: 'option', name: o.name, value: JSON.parse(s.value) }));
         p.appendChild(s);
-        p.appendChild(el('span', { class: 'hint' }, ' (' + o.name + ')'));
+        p.appendChild(el('span', { class: 'hint machine-words' }, ' (' + o.name + ')'));
         box.appendChild(p);
       });
       const set = m.options.filter((o) => o.set).length;
@@ -113,7 +113,7 @@
     function drawCombatants(m) {
       const list = $('b-combatants');
       list.textContent = '';
-      const fields = m.fighter_fields.concat(m.grid ? [{ name: 'reach', type: 'count', low: 1, high: 10 }] : []);
+      const fields = m.fighter_fields.concat(m.grid ? [{ name: 'reach', label: 'reach (squares)', type: 'count', low: 1, high: 10 }] : []);
       m.combatants.forEach((c, i) => {
         const li = el('li', { dataset: { combatant: c.id } });
         li.appendChild(el('strong', {}, c.who));
@@ -121,7 +121,7 @@
         const span = el('span', { class: 'combatant-fields' });
         fields.forEach((f) => {
           const id = 'b-f-' + c.id + '-' + f.name;
-          span.appendChild(el('label', { for: id }, f.name + ' '));
+          span.appendChild(el('label', { for: id }, (f.label || f.name) + ' '));
           let input;
           if (f.type === 'flag') {
             input = el('input', { id: id, type: 'checkbox', checked: c[f.name] === true, dataset: { field: f.name } });
