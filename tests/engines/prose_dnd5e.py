@@ -932,7 +932,8 @@ def resolve_part(st, f):
 
 def counter(st, f):
     """T-5E-SPELLS: the casting is finished, disrupted, no effect; its slot,
-    expended on this turn, is not expended after all."""
+    if it counted toward its owner's one slot of this turn, is not expended
+    after all (an exempt Reaction's never counted: nothing comes back)."""
     f.finished = True
     f.disrupted = True
     f.win = True                       # keeps the window of the part in play (T-WINDOW)

@@ -222,6 +222,12 @@ def _exempt(enc, st) -> bool:
     return st.kind == "reaction" and enc.options["slot_reactions"] == "exempt"
 
 
+def _counted(enc, frame) -> bool:
+    """Whether ``frame`` expended a slot that counts toward its owner's one
+    slot of its turn: it has ``slot`` and is no exempt Reaction (T-5E-SPELLS)."""
+    return SLOT in frame.flags and not _exempt(enc, frame)
+
+
 @guard("not-a-spell", "{trigger} is not a spell being cast", seen=c.target_seen,
        ok="{trigger} is a spell being cast")
 def casting_a_spell(enc, st):
@@ -311,11 +317,13 @@ def break_concentration(enc, st):
 
 def counter(enc, st):
     """The countered spell dissipates: no effect, the action that cast it is
-    wasted, and a spell slot it used is not expended."""
+    wasted, and a spell slot it used is not expended (only a slot that
+    counted toward the turn's one slot is given back: an exempt Reaction's
+    never counted)."""
     top = enc.stack[-1]
     c.void(enc, st, DISRUPTED)
     owner = enc.fighters.get(top.owner)
-    if owner is not None and SLOT in top.flags and owner.slot_turn == top.turn:
+    if owner is not None and _counted(enc, top) and owner.slot_turn == top.turn:
         owner.slot_turn = -1
     if owner is not None and top.kind == "ready":
         owner.readied, owner.readied_spell = None, False   # the held spell dissipates
