@@ -519,6 +519,33 @@ def a_move_comes_only_between_ones_own_attacks(rec):
                 assert owner == a.actor and kind == "action" and between, (a.actor, fid)
 
 
+@law("dnd5e", "one_melee_attack")
+def an_opportunity_attack_is_one_melee_attack(rec):
+    for a in rec.allowed:
+        if a.kind == "opportunity":
+            assert a.parts() == 1 and a.step.get("attack") in (None, "melee"), a.step
+
+
+def _readied_spell(rec, a) -> bool:
+    """Whether the last Ready ``a``'s actor took before ``a`` readied a spell."""
+    ready = [b for b in rec.allowed[:a.index] if b.kind == "ready" and b.actor == a.actor]
+    return bool(ready) and bool(ready[-1].step.get("spell") or ready[-1].step.get("slot"))
+
+
+@law("dnd5e", "readied_one_attack")
+def a_readied_response_makes_one_attack(rec):
+    for a in rec.allowed:
+        if a.kind == "readied" and not ("squares" in a.step or "path" in a.step):
+            assert a.parts() == 1 or _readied_spell(rec, a), a.step
+
+
+@law("dnd5e", "readied_move_within_speed")
+def a_readied_move_goes_up_to_speed(rec):
+    for a in rec.allowed:
+        if a.kind == "readied" and ("squares" in a.step or "path" in a.step):
+            assert 5 * a.parts() <= rec.enc.fighters[a.actor].speed, a.step
+
+
 # The toy (tests/test_toy_ruleset.py) --------------------------------------------------
 
 @law("toy", "toy_strike_left")

@@ -374,6 +374,12 @@ WITNESSES = {
         [("a", "x"), ("b", "y"), ("c", "y")],
         [{"actor": "a", "do": "standard", "id": "club"}, {"actor": "b", "do": "interrupt"},
          {"do": "resolve"}, {"do": "lose"}, {"actor": "c", "do": "reaction", "to": "club"}]),
+    # the timelines' moves are of three squares at most, well within a Speed
+    ("dnd5e", "readied_move_within_speed"): (
+        [("a", "x"), ("b", "y")],
+        [{"actor": "a", "do": "ready"}, {"do": "resolve"}, {"do": "end-turn"},
+         {"actor": "b", "do": "move", "id": "near"}, {"do": "resolve"},
+         {"actor": "a", "do": "readied", "to": "near", "squares": 7}]),
 }
 
 

@@ -163,7 +163,8 @@ TABLE = {
           _c("moves_by_itself", "not-own-movement", "5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
           _c("not_disengaged", "disengaged", "5E-DISENGAGE"),
           _c("leaves_reach", "not-provoked", "5E-OA", "5E-REACH"),
-          _c("sees_the_mover", "cannot-see", "5E-OA-SEE")]),
+          _c("sees_the_mover", "cannot-see", "5E-OA-SEE"),
+          _c("one_melee_attack", "one-melee-attack", "5E-OA")]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
     ],
     "readied": [
@@ -172,6 +173,8 @@ TABLE = {
          [HAS_TRIGGER, STILL_OPEN, ABOVE, ABLE, REACTION_LEFT,
           _c("something_readied", "nothing-readied", "5E-READY"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-READY-AFTER"),
+          _c("readied_one_attack", "extra-attack-on-your-turn", "5E-EXTRA-ATTACK-OWN-TURN"),
+          _c("readied_move_within_speed", "not-enough-movement", "5E-READY"),
           PLACED]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
     ],
@@ -729,6 +732,34 @@ def move_feet(step):
     return 5 * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
 
 
+def step_parts(step):
+    """FORMAT.md: a path's squares, or `squares`, `attacks` or `parts`; one by default."""
+    if "path" in step:
+        return len(step["path"])
+    return step.get("squares") or step.get("attacks") or step.get("parts") or 1
+
+
+def _a_move(step):
+    """T-5E-READY: a readied move is one with `squares` or a `path`."""
+    return "squares" in step or "path" in step
+
+
+def _one_melee_attack(st, cx):
+    """T-5E-OPPORTUNITY: one melee attack: one part, no `attack` but `melee`."""
+    return step_parts(cx.step) == 1 and cx.step.get("attack") in (None, "melee")
+
+
+def _readied_one_attack(st, cx):
+    """T-5E-READY: more than one part only for a move or a readied spell."""
+    return _a_move(cx.step) or bool(st.readied_spell.get(cx.actor)) \
+        or step_parts(cx.step) == 1
+
+
+def _readied_move_within_speed(st, cx):
+    """T-5E-READY: a readied move up to the creature's Speed, not farther."""
+    return not _a_move(cx.step) or move_feet(cx.step) <= st.speed(cx.actor)
+
+
 def _during_own_move_or_action(st, cx):
     return any(not g.finished and not g.moment and g.owner == cx.actor
                and g.kind in ("move", "action", "dash", "disengage", "ready")
@@ -798,6 +829,9 @@ CHECKS = {
     "not_disengaged": _not_disengaged,
     "leaves_reach": _leaves_reach,
     "sees_the_mover": _sees_the_mover,
+    "one_melee_attack": _one_melee_attack,
+    "readied_one_attack": _readied_one_attack,
+    "readied_move_within_speed": _readied_move_within_speed,
     "something_readied": lambda st, cx: st.budgets[cx.actor]["readied"] is not None,
     "something_pending": lambda st, cx: cx.top is not None,
     "actor_on_top": lambda st, cx: cx.actor is None or cx.actor == cx.top.owner,

@@ -198,6 +198,43 @@ def something_readied(enc, st):
     return enc.fighters[st.actor].readied is not None
 
 
+def _shape_seen(enc, st):
+    f = enc.fighters[st.actor]
+    return {"actor": st.actor, "parts": st.parts, "speed": f.speed, "feet": feet(st),
+            "attack": f" ({st.attack})" if st.attack else "", "kind": st.kind}
+
+
+@guard("one-melee-attack", "an Opportunity Attack is one melee attack; {actor}'s has "
+       "{parts} part(s){attack}", seen=_shape_seen,
+       ok="{actor}'s Opportunity Attack is one melee attack")
+def one_melee_attack(enc, st):
+    """An Opportunity Attack makes one melee attack: one part, no other kind."""
+    return st.parts == 1 and st.attack in (None, "melee")
+
+
+def _a_move(st) -> bool:
+    return st.moving or bool(st.path)
+
+
+@guard("extra-attack-on-your-turn", "{actor}'s readied response makes {parts} attacks; "
+       "taken with the Reaction, an Attack action makes one (Extra Attack and its like "
+       "work on one's own turn)", seen=_shape_seen,
+       ok="{actor}'s readied response is one attack, a move or a spell")
+def readied_one_attack(enc, st):
+    """A readied Attack is taken with the Reaction, off one's turn: one attack
+    (a readied spell, or a move, keeps its parts)."""
+    return _a_move(st) or enc.fighters[st.actor].readied_spell or st.parts == 1
+
+
+@guard("not-enough-movement", "{actor}'s readied move covers {feet} ft; Ready lets it "
+       "move up to its Speed, {speed} ft", seen=_shape_seen,
+       ok="{actor}'s readied response moves no farther than its Speed ({speed} ft)")
+def readied_move_within_speed(enc, st):
+    """A readied move goes up to the creature's Speed (its turn's movement is
+    not what it spends)."""
+    return not _a_move(st) or feet(st) <= enc.fighters[st.actor].speed
+
+
 def _slot_seen(enc, st):
     f = enc.fighters[st.actor]
     ok = ""

@@ -57,16 +57,19 @@ _ENTRIES = [
         **_ANSWER,
         before_its_trigger="5E-REACTION-BEFORE", after_its_trigger="5E-REACTION-AFTER",
         slot_left="5E-SLOT-ONE", **_SCENE),
-    # The Opportunity Attack: right before a creature you can see leaves your reach
+    # The Opportunity Attack: one melee attack, right before a creature you can
+    # see leaves your reach
     row("opportunity", TRIGGERED, BEFORE, fx.spend_reaction, c.push_frame,
         rules=("5E-OA", "5E-SURPRISE"), **_ANSWER, before_its_trigger="5E-OA",
         moves_by_itself=("5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
         not_disengaged="5E-DISENGAGE", leaves_reach=("5E-OA", "5E-REACH"),
-        sees_the_mover="5E-OA-SEE"),
-    # A readied response: the Reaction, right after its trigger finishes
+        sees_the_mover="5E-OA-SEE", one_melee_attack="5E-OA"),
+    # A readied response: the Reaction, right after its trigger finishes; one
+    # attack (Extra Attack is for one's turn), a move up to Speed
     row("readied", TRIGGERED, BEFORE, fx.spend_reaction, fx.use_readied, c.push_frame,
         rules="5E-READY", **_ANSWER, something_readied="5E-READY",
-        after_its_trigger="5E-READY-AFTER", **_SCENE),
+        after_its_trigger="5E-READY-AFTER", readied_one_attack="5E-EXTRA-ATTACK-OWN-TURN",
+        readied_move_within_speed="5E-READY", **_SCENE),
     # Counterspell's failed save: the casting dissipates, its slot not expended
     row("counter", [BEFORE], AFTER, fx.counter, rules="5E-COUNTERSPELL",
         actor_on_top="5E-STACK", casting_a_spell="5E-COUNTERSPELL",
