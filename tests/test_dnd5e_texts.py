@@ -70,3 +70,46 @@ def test_a_readied_move_goes_up_to_speed_not_the_movement_left():
         "not-enough-movement"
     assert verdict(do(enc, "readied", "fighter", to="near", squares=6)) == "allowed"
     assert enc.budgets()["fighter"]["movement"] == 30
+
+
+@rule("5E-MOVE-BREAK-UP", "5E-MOVE-SPEED", "5E-ONE-AT-A-TIME")
+@pytest.mark.parametrize("kind", ["action", "dash", "disengage", "ready", "bonus", "move",
+                                  "end-turn"])
+def test_a_step_of_the_turn_between_two_squares_stops_the_move(kind):
+    enc = party(fighter={"bonus": True})
+    do(enc, "move", "fighter", squares=6, id="run")
+    do(enc, "resolve")
+    do(enc, "continue")
+    assert verdict(do(enc, kind, "fighter")) == "action-in-progress"   # a square under way
+    do(enc, "resolve")
+    assert verdict(do(enc, kind, "fighter")) == "allowed"
+    assert "run" in enc.facts()["resolved"] and "run" not in enc.facts()["stack"]
+    left = {"dash": 50, "move": 15}.get(kind, 20)     # 20 ft back; Dash adds 30; a move 5
+    assert enc.budgets()["fighter"]["movement"] == left
+
+
+@rule("5E-MOVE-BREAK-UP", "5E-EXTRA-ATTACK-MOVE")
+def test_continue_goes_on_with_the_move_and_no_one_else_stops_it():
+    enc = party()
+    do(enc, "move", "fighter", squares=3, id="run")
+    do(enc, "resolve")
+    assert verdict(do(enc, "action", "wizard")) == "not-your-turn"
+    assert verdict(do(enc, "continue")) == "allowed"
+    do(enc, "resolve")
+    do(enc, "continue")
+    do(enc, "resolve")
+    assert enc.facts()["resolved"] == ["run"] and enc.budgets()["fighter"]["movement"] == 15
+
+
+@rule("5E-SPACES")
+def test_a_path_passes_allies_and_the_incapacitated_not_able_enemies():
+    enc = scene(fighter=[0, 0], wizard=[1, 0], orc=[2, 0],
+                ogre=([1, 1], {"incapacitated": True}))
+    assert verdict(do(enc, "move", "fighter", path=[[1, 0], [2, 1]])) == "allowed"
+    do(enc, "resolve")
+    do(enc, "continue")
+    do(enc, "resolve")
+    assert verdict(do(enc, "move", "fighter", path=[[2, 0], [3, 0]])) == "enemy-space"
+    assert verdict(do(enc, "move", "fighter", path=[[1, 1], [0, 1]])) == "allowed"
+    enc = scene(fighter=[0, 0], orc=[1, 0])
+    assert verdict(do(enc, "action", "fighter", path=[[1, 0], [2, 0]])) == "enemy-space"

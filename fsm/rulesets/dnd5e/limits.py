@@ -92,37 +92,6 @@ def bonus_left(enc, st):
     return not enc.fighters[st.actor].bonus_used
 
 
-@guard("not-enough-movement", "{actor} has {movement} ft of movement left this turn; this "
-       "move needs {feet} ft", seen=_seen,
-       ok="{actor} has {movement} ft of movement left, enough for {feet} ft")
-def movement_left(enc, st):
-    """A move covers at most the movement left this turn (Speed, more after a Dash)."""
-    return feet(st) <= enc.fighters[st.actor].movement
-
-
-def _open_seen(enc, st):
-    seen = c.target_seen(enc, st)
-    own = [f for f in enc.stack if f.outcome is None and f.kind not in TURN_KINDS]
-    seen["open"] = ", ".join(f"{f.id} ({f.owner}'s {f.kind})" for f in own) or "nothing"
-    seen["ok"] = (f"{own[0].id}, {st.actor}'s own action, is between two of its attacks"
-                  if own else "nothing is unresolved on the stack")
-    return seen
-
-
-@guard("action-in-progress", "{open} is still unresolved; a move comes between the "
-       "attacks of one's own Attack action, not inside another action", seen=_open_seen,
-       ok="{ok}")
-def only_own_attacks_open(enc, st):
-    """Nothing is unresolved but the mover's own action between two of its attacks
-    (Extra Attack: moving between attacks)."""
-    for frame in enc.stack:
-        if frame.outcome is None and frame.kind not in TURN_KINDS:
-            if not (frame.owner == st.actor and frame.kind == "action"
-                    and frame.between_parts):
-                return False
-    return True
-
-
 def _own_move_or_action(enc, actor):
     for frame in enc.stack:
         if frame.owner == actor and frame.outcome is None \
