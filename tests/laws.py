@@ -189,6 +189,12 @@ def _gets_ahead(rec, a) -> bool:
         a.kind == "readied" and rec.enc.options["readied_as"] == "interrupt")
 
 
+def _cuts_in(rec, a) -> bool:
+    """An immediate reaction: it comes before the rest of its trigger."""
+    return a.kind == "reaction" or (
+        a.kind == "readied" and rec.enc.options["readied_as"] == "reaction")
+
+
 @law("dnd4e", "immediate_not_own_turn", "opportunity_not_own_turn")
 def no_triggered_action_on_your_own_turn(rec):
     for a in rec.allowed:
@@ -272,8 +278,9 @@ def only_an_interrupted_action_is_lost(rec):
     for a in rec.allowed:
         if a.kind == "lose":
             ahead = [b for b in rec.allowed[:a.index] if b.target == a.target
-                     and _gets_ahead(rec, b) and id(b) in made and rec.done[made[id(b)]] >= 1]
-            assert ahead, ("lost without an interrupt ahead of it", a.target)
+                     and (_gets_ahead(rec, b) or _cuts_in(rec, b))
+                     and id(b) in made and rec.done[made[id(b)]] >= 1]
+            assert ahead, ("lost without an interrupt or reaction ahead of it", a.target)
 
 
 @law("dnd4e", "no_own_action_pending")

@@ -20,6 +20,21 @@ def gets_ahead(enc, frame) -> bool:
                                           and enc.options["readied_as"] == "interrupt")
 
 
+def cuts_in(enc, frame) -> bool:
+    """Whether ``frame`` is an immediate reaction (a reaction, or the readied
+    action taken as one): it may interrupt what its trigger's owner does
+    after the trigger, the rest of the triggering action included."""
+    return frame.kind == "reaction" or (frame.kind == "readied"
+                                        and enc.options["readied_as"] == "reaction")
+
+
+def resolves_ahead(enc, frame) -> bool:
+    """Whether ``frame``, once resolved, is ahead of the unresolved part of
+    what it answers: an interrupting answer, or an immediate reaction to an
+    action with parts still to come (4E-REACTION-NEXT)."""
+    return gets_ahead(enc, frame) or cuts_in(enc, frame)
+
+
 class Fighter4e(Fighter):
     """A combatant's action slots of its current (or next) own turn, its
     immediate, opportunity and free actions, what it has readied."""
@@ -225,12 +240,28 @@ def readied_timing(enc, st):
     return t.phase == RESOLVED or t.after_open or (t.moving and t.done >= 1)
 
 
+_AHEAD_WORDS = {"interrupt": "immediate interrupt", "opportunity": "opportunity action",
+                "reaction": "immediate reaction", "readied": "readied action"}
+
+
+def _ahead_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    t = st.target
+    ahead = [f for f in enc.stack if t is not None and f.parent == t.id
+             and f.outcome == DONE and resolves_ahead(enc, f)]
+    seen["ahead"] = (f"{ahead[-1].owner}'s {_AHEAD_WORDS[ahead[-1].kind]} {ahead[-1].id}"
+                     if ahead else "an interrupt")
+    return seen
+
+
 @guard("not-interrupted",
-       "{trigger} can be lost only to an interrupt or opportunity action that resolved before it",
-       seen=c.target_seen,
-       ok='an interrupt resolved ahead of {trigger}')
+       "{trigger} can be lost only to an interrupt, an opportunity action or an immediate "
+       "reaction that resolved ahead of its pending part",
+       seen=_ahead_seen,
+       ok="{ahead} resolved ahead of {trigger}'s pending part")
 def interrupted(enc, st):
-    """Only an action an interrupt (or opportunity action) got ahead of can be lost."""
+    """Only an action an interrupt (or opportunity action) got ahead of can be
+    lost, or the rest of one an immediate reaction came before."""
     return st.target.interrupted
 
 
@@ -321,9 +352,11 @@ def note_what_is_readied(enc, st):
 def interrupt_takes_hold(enc, st):
     """An interrupt or opportunity action that resolved ahead of its trigger
     lets that action be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST); so does a
-    readied action under ``readied_as: interrupt``."""
+    readied action under ``readied_as: interrupt``; and so does an immediate
+    reaction that resolved while its trigger still had parts to come (the
+    second attack roll of a power: 4E-REACTION-NEXT)."""
     top = enc.stack[-1]
-    if top.outcome == DONE and gets_ahead(enc, top):
+    if top.outcome == DONE and resolves_ahead(enc, top):
         parent = enc.find(top.parent)
         if parent is not None and parent.outcome is None:
             parent.interrupted = True

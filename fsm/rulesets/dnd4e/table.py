@@ -81,10 +81,11 @@ _ENTRIES = [
         immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
         readied_timing="4E-READY-TIMING", **_REACH,
         trigger_took_effect="4E-INTERRUPT-LOST", immediate_unused="4E-IMM-ONCE", **_SCENE),
-    # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST)
+    # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST), and the rest
+    # of one an immediate reaction came before (4E-REACTION-NEXT)
     row("lose", [BEFORE], AFTER, fx.mark_lost, fx.owner_moves_on, rules="4E-STACK",
         actor_on_top="4E-STACK",
-        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
+        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST", "4E-REACTION-NEXT")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
     refuse("lose", [ACTING, PHASE_START, PHASE_END], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn

@@ -169,8 +169,17 @@ def something_readied(enc, st):
 
 def _shape_seen(enc, st):
     f = enc.fighters[st.actor]
-    return {"actor": st.actor, "parts": st.parts, "speed": f.speed, "feet": feet(st),
-            "attack": f" ({st.attack})" if st.attack else "", "kind": st.kind}
+    seen = {"actor": st.actor, "parts": st.parts, "speed": f.speed, "feet": feet(st),
+            "attack": f" ({st.attack})" if st.attack else "", "kind": st.kind,
+            "shape": "", "within": ""}
+    if st.kind == "readied":
+        seen["shape"] = (f"{st.actor}'s readied response is a move" if _a_move(st) else
+                         f"{st.actor} readied a spell, whose parts stand" if f.readied_spell
+                         else f"{st.actor}'s readied response makes one attack")
+        if _a_move(st):
+            seen["within"] = (f"{st.actor}'s readied move covers {feet(st)} ft, within its "
+                              f"Speed ({f.speed} ft)")
+    return seen
 
 
 @guard("one-melee-attack", "an Opportunity Attack is one melee attack; {actor}'s has "
@@ -188,7 +197,7 @@ def _a_move(st) -> bool:
 @guard("extra-attack-on-your-turn", "{actor}'s readied response makes {parts} attacks; "
        "taken with the Reaction, an Attack action makes one (Extra Attack and its like "
        "work on one's own turn)", seen=_shape_seen,
-       ok="{actor}'s readied response is one attack, a move or a spell")
+       ok="{shape}")
 def readied_one_attack(enc, st):
     """A readied Attack is taken with the Reaction, off one's turn: one attack
     (a readied spell, or a move, keeps its parts)."""
@@ -197,7 +206,7 @@ def readied_one_attack(enc, st):
 
 @guard("not-enough-movement", "{actor}'s readied move covers {feet} ft; Ready lets it "
        "move up to its Speed, {speed} ft", seen=_shape_seen,
-       ok="{actor}'s readied response moves no farther than its Speed ({speed} ft)")
+       ok="{within}")
 def readied_move_within_speed(enc, st):
     """A readied move goes up to the creature's Speed (its turn's movement is
     not what it spends)."""
