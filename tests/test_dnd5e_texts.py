@@ -6,7 +6,6 @@ action, and the spaces a move may pass through. Each test names its rules."""
 import pytest
 
 from conftest import do
-from fsm import Encounter
 from test_dnd5e import party, scene, verdict
 
 rule = pytest.mark.rule

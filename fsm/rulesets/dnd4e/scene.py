@@ -16,7 +16,8 @@ from ...engine.guard import guard
 from ...engine.scene import adjacent, show, within_reach
 from ...engine.steps import with_article
 from .. import common as c
-from .limits import resolves_ahead, took_effect
+from .effects import took_effect
+from .limits import resolves_ahead
 
 PROVOKING_ATTACKS = frozenset({"ranged", "area"})
 ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach

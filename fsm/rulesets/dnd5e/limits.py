@@ -220,11 +220,12 @@ def _slot_seen(enc, st):
         ok = ("a Reaction's spell slot is free of the one-slot limit (option "
               "slot_reactions: exempt)" if _exempt(enc, st)
               else f"{st.actor} has expended no spell slot on this turn")
-    return {"actor": st.actor, "when": enc.describe_turn(f.slot_turn), "ok": ok}
+    hint = c.option_hint("slot_reactions", "exempt") if st.kind == "reaction" else ""
+    return {"actor": st.actor, "when": enc.describe_turn(f.slot_turn), "ok": ok, "hint": hint}
 
 
 @guard("spell-slot-used", "{actor} has expended a spell slot on this turn already "
-       "({when})", seen=_slot_seen, ok="{ok}")
+       "({when}){hint}", seen=_slot_seen, ok="{ok}")
 def slot_left(enc, st):
     """One spell slot per turn, a Reaction's counted (the literal reading,
     option ``slot_reactions: counted``) or not (``exempt``)."""
@@ -327,6 +328,8 @@ def break_concentration(enc, st):
     spell it readied dissipates without taking effect."""
     f = enc.fighters.get(st.actor) if CONCENTRATION in st.flags else None
     if f is not None and f.readied_spell:
+        st.outcomes.notes.append(f"{f.id}'s Concentration breaks: the spell it readied "
+                                 f"({f.readied}) dissipates without taking effect")
         f.readied, f.readied_spell = None, False
 
 
@@ -341,6 +344,9 @@ def counter(enc, st):
     if owner is not None and _counted(enc, top) and owner.slot_turn == top.turn:
         owner.slot_turn = -1
     if owner is not None and top.kind == "ready":
+        if owner.readied is not None:
+            st.outcomes.notes.append(f"the spell {owner.id} was readying with {top.id} "
+                                     "dissipates: nothing is readied")
         owner.readied, owner.readied_spell = None, False   # the held spell dissipates
 
 
@@ -351,4 +357,8 @@ def refresh(enc, st):
     f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
     f.reaction_used = False
     f.movement = f.speed
+    if f.readied is not None:
+        held = "the spell it readied dissipates" if f.readied_spell else "it lapses"
+        st.outcomes.notes.append(f"{f.id}'s turn starts with {f.readied} still readied: "
+                                 f"{held}")
     f.readied, f.readied_spell = None, False

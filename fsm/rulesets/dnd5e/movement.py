@@ -42,9 +42,7 @@ def _paused_seen(enc, st):
     own = _unresolved(enc)
     seen["ok"] = "nothing is unresolved on the stack"
     if own:
-        left = FEET_PER_SQUARE * (own[-1].parts - own[-1].done)
-        seen["ok"] = (f"{own[-1].id}, {st.actor}'s own move, is between two squares: it "
-                      f"stops on the square reached, and the {left} ft not walked come back")
+        seen["ok"] = f"{own[-1].id}, {st.actor}'s own move, is between two squares"
     return seen
 
 
@@ -109,7 +107,10 @@ def stop_own_move(enc, st):
     if top is None or not paused_move(top, st.actor):
         return
     mover = enc.fighters[st.actor]
-    mover.movement += FEET_PER_SQUARE * (top.parts - top.done)
+    back = FEET_PER_SQUARE * (top.parts - top.done)
+    mover.movement += back
+    st.outcomes.notes.append(f"{top.id}, {st.actor}'s move, stops after {top.done} of its "
+                             f"{top.parts} squares; the {back} ft not walked come back")
     top.parts = top.done
     top.outcome = DONE
     enc.note(st, top, DONE)
