@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...engine.frames import DONE, EVENT, LOST, TURN_KINDS
 from .. import common as c
-from .limits import resolves_ahead, slot_of
+from .limits import gets_ahead, resolves_ahead, slot_of
 
 def _f(enc, st):
     return enc.fighters[st.actor]
@@ -79,7 +79,9 @@ def interrupt_takes_hold(enc, st):
     top = enc.stack[-1]
     if top.outcome == DONE and resolves_ahead(enc, top):
         parent = enc.find(top.parent)
-        if parent is not None and parent.outcome is None:
+        # a turn moment has no part to come: a reaction to it interrupts nothing
+        if parent is not None and parent.outcome is None and not (
+                parent.kind in TURN_KINDS and not gets_ahead(enc, top)):
             parent.interrupted = True
 
 
