@@ -495,25 +495,32 @@ def suite() -> dict:
 
 def fuzz_speed(examples: int) -> dict:
     """Timelines a second of ``fsm conformance --fuzz`` against ``fsm serve``
-    (seed 0: no disagreement, so no shrinking), beside decoding the same
-    number of random timelines alone: the ratio is the share of a fuzzed
-    timeline's time that goes to deciding what it is."""
-    import random
-
-    from fsm.conformance import reference_hello
-    from fsm.conformance.fuzz import MAX_STEPS, decode, fuzz, head_length
+    (seed 0: no disagreement, so no shrinking), and the share of the run's
+    time the engine under test took (its answers, judged) against the time
+    spent deciding the timelines on the reference."""
+    from fsm.conformance.fuzz import Stats, fuzz
+    stats = Stats()
     start = time.perf_counter()
-    found, runs = fuzz(f"{sys.executable} -m fsm serve", examples, seed=0)
+    found, runs = fuzz(f"{sys.executable} -m fsm serve", examples, seed=0, stats=stats)
     whole = time.perf_counter() - start
     assert found is None, "the reference disagrees with itself"
-    pick, hello = random.Random(0), reference_hello()
-    setup = head_length()
-    start = time.perf_counter()
-    for _ in range(runs):
-        decode([pick.randrange(10_001) for _ in range(setup + pick.randrange(MAX_STEPS))],
-               hello)
-    alone = time.perf_counter() - start
-    return {"timelines": runs, "seconds": whole, "decode_seconds": alone}
+    return {"timelines": runs, "seconds": whole, "engine_share": stats.engine_share}
+
+
+def fuzz_zoo(examples: int, first: int | None = None) -> dict:
+    """For each tracker's mistake of the zoo, as an engine reporting
+    verdicts and reason codes only: the number of the first fuzzed timeline
+    (seed 0) it got wrong, or None within ``examples`` (the ``first`` few
+    mistakes alone, when given)."""
+    from fsm.conformance.fuzz import Stats, fuzz
+    from fsm.conformance.mistakes import zoo
+    engine = ROOT / "tests" / "engines" / "mutant_engine.py"
+    out = {}
+    for m in zoo()[:first]:
+        stats = Stats()
+        fuzz(f"{sys.executable} {engine} {m.id} --verdicts", examples, seed=0, stats=stats)
+        out[m.id] = stats.first_found
+    return out
 
 
 # -- the report -------------------------------------------------------------------------
@@ -616,8 +623,16 @@ def table(results: dict) -> str:
     f = results.get("fuzz")
     if f:
         lines.append(f"| fuzz against fsm serve, {f['timelines']} timelines | "
-                     f"{f['timelines'] / f['seconds']:.0f} timelines/s | decoding alone "
-                     f"{f['decode_seconds'] / f['seconds']:.2f} of the time | |")
+                     f"{f['timelines'] / f['seconds']:.0f} timelines/s | the engine under "
+                     f"test {f['engine_share']:.2f} of the time | at least 0.5 |")
+    z = results.get("fuzz_zoo")
+    if z:
+        found = sorted(n for n in z.values() if n is not None)
+        lines.append(f"| fuzz finds the trackers' mistakes (verdicts only) | {len(found)} of "
+                     f"{len(z)} | first timeline: median "
+                     f"{found[len(found) // 2] if found else '-'}, most {max(found or [0])} | |")
+        for mid, n in z.items():
+            lines.append(f"|   {mid} | {n if n is not None else 'not found'} | | |")
     v = results.get("live")
     if v and "skipped" in v:
         lines.append(f"| live checker, time to first verdict | n/a ({v['skipped']}) | | |")
@@ -704,6 +719,8 @@ def main(argv=None) -> int:
     results["suite"] = suite()
     print("fuzz...", file=sys.stderr)
     results["fuzz"] = fuzz_speed(20 if args.smoke else 300)
+    print("fuzz against the zoo...", file=sys.stderr)
+    results["fuzz_zoo"] = fuzz_zoo(5, 1) if args.smoke else fuzz_zoo(1000)
     if not args.smoke:
         print("live checker start...", file=sys.stderr)
         results["live"] = live_start(3 if args.quick else 5, args.pyodide)

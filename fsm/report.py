@@ -203,8 +203,9 @@ def text(rep, cites: Citations, style: Style, explain: bool = False) -> str:
         if v.verdict == "allowed":
             if because(v):
                 out.append(f"       because {safe(because(v))}")
-            if explain and v.rules:
-                out.append(style.paint(f"       under {', '.join(v.rules)}", "2"))
+            bearing = v.rules if v.bears is None else v.bears
+            if explain and bearing:
+                out.append(style.paint(f"       under {', '.join(bearing)}", "2"))
         for rid in _cited(v):
             out.append(f"       {rid}: {cites.statement(rid)}".rstrip(": "))
             for sid, original in cites.sentences.get(rid, ())[:2]:

@@ -161,11 +161,22 @@ def an_answer_answers_a_trigger_with_nothing_unresolved_above_it(rec):
             assert not a.seen.get("open_above"), (a.kind, a.target, a.seen["open_above"])
 
 
+def paused_own_move(a, opened) -> bool:
+    """D&D 5e: an open frame that is ``a``'s actor's own move between two
+    squares, which a step of its turn stops (T-5E-TURN)."""
+    _, owner, kind, between = opened
+    return a.rs.name == "dnd5e" and owner == a.actor and kind == "move" and between
+
+
+STOPS_A_MOVE = {"action", "dash", "disengage", "ready", "bonus", "move", "end-turn"}
+
+
 @law("*", "no_action_pending")
 def a_turn_action_or_the_end_of_the_turn_waits_for_the_stack(rec):
     for a in rec.allowed:
         if a.kind == "end-turn" or a.kind in ONE_AT_A_TIME.get(a.rs.name, ()):
-            assert not a.seen["open"], (a.kind, a.seen["open"])
+            assert all(paused_own_move(a, f) for f in a.seen["open"]), \
+                (a.kind, a.seen["open"])
 
 
 # D&D 4e -------------------------------------------------------------------------------
@@ -176,6 +187,12 @@ IMMEDIATE_4E = {"interrupt", "reaction", "readied"}
 def _gets_ahead(rec, a) -> bool:
     return a.kind in ("interrupt", "opportunity") or (
         a.kind == "readied" and rec.enc.options["readied_as"] == "interrupt")
+
+
+def _cuts_in(rec, a) -> bool:
+    """An immediate reaction: it comes before the rest of its trigger."""
+    return a.kind == "reaction" or (
+        a.kind == "readied" and rec.enc.options["readied_as"] == "reaction")
 
 
 @law("dnd4e", "immediate_not_own_turn", "opportunity_not_own_turn")
@@ -261,8 +278,9 @@ def only_an_interrupted_action_is_lost(rec):
     for a in rec.allowed:
         if a.kind == "lose":
             ahead = [b for b in rec.allowed[:a.index] if b.target == a.target
-                     and _gets_ahead(rec, b) and id(b) in made and rec.done[made[id(b)]] >= 1]
-            assert ahead, ("lost without an interrupt ahead of it", a.target)
+                     and (_gets_ahead(rec, b) or _cuts_in(rec, b))
+                     and id(b) in made and rec.done[made[id(b)]] >= 1]
+            assert ahead, ("lost without an interrupt or reaction ahead of it", a.target)
 
 
 @law("dnd4e", "no_own_action_pending")
@@ -425,11 +443,14 @@ def an_incapacitated_creature_does_nothing(rec):
 @law("dnd5e", "movement_left")
 def movement_within_speed(rec):
     feet, dashes = Counter(), Counter()
+    made = {m.index: fid for fid, m in rec.frames.items()}
     for a in rec.allowed:
         if a.kind == "dash":
             dashes[(a.actor, a.serial)] += 1
         elif a.kind == "move":
-            feet[(a.actor, a.serial)] += 5 * a.parts()
+            fid = made.get(a.index)         # a stopped move counts the squares walked
+            walked = rec.done[fid] if rec.outcome.get(fid) == "stop" else a.parts()
+            feet[(a.actor, a.serial)] += 5 * walked
     speed = {c: f.speed for c, f in rec.enc.fighters.items()}
     _at_most(feet, lambda key: speed[key[0]] * (1 + dashes[key]), "feet moved in a turn")
 
@@ -511,12 +532,48 @@ def the_free_interaction_comes_during_ones_move_or_action(rec):
                     and f[2] in ACTIONS_5E | {"move"}], (a.actor, a.seen["open"])
 
 
-@law("dnd5e", "only_own_attacks_open")
-def a_move_comes_only_between_ones_own_attacks(rec):
+@law("dnd5e", "only_own_pauses_open")
+def a_move_comes_only_between_ones_own_attacks_or_squares(rec):
     for a in rec.allowed:
         if a.kind == "move":
             for fid, owner, kind, between in a.seen["open"]:
-                assert owner == a.actor and kind == "action" and between, (a.actor, fid)
+                assert owner == a.actor and kind in ("action", "move") and between, \
+                    (a.actor, fid)
+
+
+@law("dnd5e", "only_own_move_paused")
+def the_turn_goes_on_only_between_the_squares_of_ones_own_move(rec):
+    for a in rec.allowed:
+        if a.kind in STOPS_A_MOVE - {"move"}:
+            assert all(paused_own_move(a, f) for f in a.seen["open"]), \
+                (a.kind, a.seen["open"])
+
+
+@law("dnd5e", "one_melee_attack")
+def an_opportunity_attack_is_one_melee_attack(rec):
+    for a in rec.allowed:
+        if a.kind == "opportunity":
+            assert a.parts() == 1 and a.step.get("attack") in (None, "melee"), a.step
+
+
+def _readied_spell(rec, a) -> bool:
+    """Whether the last Ready ``a``'s actor took before ``a`` readied a spell."""
+    ready = [b for b in rec.allowed[:a.index] if b.kind == "ready" and b.actor == a.actor]
+    return bool(ready) and bool(ready[-1].step.get("spell") or ready[-1].step.get("slot"))
+
+
+@law("dnd5e", "readied_one_attack")
+def a_readied_response_makes_one_attack(rec):
+    for a in rec.allowed:
+        if a.kind == "readied" and not ("squares" in a.step or "path" in a.step):
+            assert a.parts() == 1 or _readied_spell(rec, a), a.step
+
+
+@law("dnd5e", "readied_move_within_speed")
+def a_readied_move_goes_up_to_speed(rec):
+    for a in rec.allowed:
+        if a.kind == "readied" and ("squares" in a.step or "path" in a.step):
+            assert 5 * a.parts() <= rec.enc.fighters[a.actor].speed, a.step
 
 
 # The toy (tests/test_toy_ruleset.py) --------------------------------------------------

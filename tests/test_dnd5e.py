@@ -361,6 +361,7 @@ class Timeline5e(RuleBasedStateMachine):
         self.turn = defaultdict(lambda: defaultdict(int))
         self.serial = self.enc.turn_serial
         self.slots = defaultdict(int)
+        self.moves = {}                 # move id -> [mover, squares, walked, pending]
 
     @step_rule(data=st.data())
     def step(self, data):
@@ -407,7 +408,17 @@ class Timeline5e(RuleBasedStateMachine):
         if kind == "bonus":
             self.turn[actor]["bonus"] += 1
             assert self.turn[actor]["bonus"] <= 1
+        if kind in ("resolve", "continue") and v.target_id in self.moves:
+            move = self.moves[v.target_id]
+            move[2] += kind == "resolve"
+            move[3] = kind == "continue"
+        if kind in ("action", "dash", "disengage", "ready", "bonus", "move", "end-turn"):
+            for move in self.moves.values():       # a move between squares stops here
+                if move[0] == actor and 1 <= move[2] < move[1] and not move[3]:
+                    self.turn[actor]["feet"] -= 5 * (move[1] - move[2])
+                    move[1] = move[2]
         if kind == "move":
+            self.moves[enc.stack[-1].id] = [actor, step["squares"], 0, True]
             self.turn[actor]["feet"] += 5 * step["squares"]
             assert self.turn[actor]["feet"] <= 30 * (1 + self.turn[actor]["dash"])
         if step.get("slot"):

@@ -2,6 +2,8 @@
 with one bug is caught and shrunk to a short vector that fsm check replays."""
 
 import json
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from fsm.cli import main
+from fsm.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'fake_engine.py'}"
@@ -103,10 +106,29 @@ def test_the_timelines_reach_the_whole_step_language():
                           cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     touched = proc.stdout.strip().splitlines()[-1]
-    assert touched.startswith("fuzz: the timelines touched")
-    pairs = int(touched.split(" step kinds, ")[1].split()[0])
-    errors = int(touched.split(" pairs, ")[-1].split()[0])
-    assert pairs >= 60 and errors >= 2, touched
+    found = re.fullmatch(r"fuzz: the timelines touched (\d+) of (\d+) step kinds of "
+                         r"([a-z0-9, ]+), (\d+) \(kind, field\) pairs, (\d+) \(kind, verdict\) "
+                         r"pairs, (\d+) of (\d+) error codes", touched)
+    assert found, touched
+    kinds, all_kinds, rulesets, pairs, _, errors, _ = found.groups()
+    assert rulesets.split(", ") == sorted(RULESETS), touched
+    assert int(kinds) >= int(all_kinds) - 3 and int(pairs) >= 60 and int(errors) >= 3, touched
+
+
+def test_the_timelines_keep_to_what_the_hello_declares(capsys):
+    """An engine whose hello lists, for its one ruleset, a few step kinds and
+    fields answers an error to any other: the timelines never send it one,
+    and say which kinds they touched."""
+    rs = RULESETS["dnd5e"]
+    kinds = sorted(rs.turn_actions)[:3] + ["end-turn", "resolve"]
+    hello = {"rulesets": {"dnd5e": {"options": {}, "steps": kinds,
+                                    "fields": ["actor", "to", "id", "expect"]}}}
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'hello_engine.py'} " \
+             f"{shlex.quote(json.dumps(hello))}"
+    assert main(["conformance", "--program", engine, "--fuzz", "80", "--seed", "4"]) == 0
+    touched = capsys.readouterr().out.strip().splitlines()[-1]
+    found = re.search(rf"touched (\d+) of {len(rs.player_steps)} step kinds of dnd5e,", touched)
+    assert found and 3 <= int(found.group(1)) <= len(kinds), touched
 
 
 def test_without_hypothesis_fuzz_says_which_extra_to_install():

@@ -32,7 +32,7 @@ from fsm import Encounter, StepError
 from fsm.conformance.mutation import with_guard_forced
 from fsm.rulesets import RULESETS
 
-from laws import LAWS, Allowed, Record
+from laws import LAWS, STOPS_A_MOVE, Allowed, Record, paused_own_move
 from test_toy_ruleset import TOY
 
 # Every registered ruleset, and the toy defined in test_toy_ruleset.py
@@ -246,6 +246,10 @@ def timeline(rs, name=None, focus=None):
                            rec.occurrence(target), seen)
             rec.allowed.append(made)
             new = enc.stack[-1].id if enc.stack else None
+            if rs.name == "dnd5e" and kind in STOPS_A_MOVE:
+                for opened in seen["open"]:     # T-5E-TURN: the step stops the move
+                    if paused_own_move(made, opened):
+                        rec.outcome[opened[0]] = "stop"
             if kind == "end-turn":
                 rec.ends[enc.active].append(enc.turn_serial)
             elif kind == "resolve":
@@ -374,6 +378,12 @@ WITNESSES = {
         [("a", "x"), ("b", "y"), ("c", "y")],
         [{"actor": "a", "do": "standard", "id": "club"}, {"actor": "b", "do": "interrupt"},
          {"do": "resolve"}, {"do": "lose"}, {"actor": "c", "do": "reaction", "to": "club"}]),
+    # the timelines' moves are of three squares at most, well within a Speed
+    ("dnd5e", "readied_move_within_speed"): (
+        [("a", "x"), ("b", "y")],
+        [{"actor": "a", "do": "ready"}, {"do": "resolve"}, {"do": "end-turn"},
+         {"actor": "b", "do": "move", "id": "near"}, {"do": "resolve"},
+         {"actor": "a", "do": "readied", "to": "near", "squares": 7}]),
 }
 
 
@@ -426,7 +436,8 @@ NOT_STATED = {
     "dnd4e": {"movement_in_progress": _SCENE, "reach_entered": _SCENE,
               "provocation_fits_scene": _SCENE, "trigger_still_open": _WINDOW,
               "has_trigger": _REASON_ONLY},
-    "dnd5e": {"provokes_as_placed": _SCENE, "trigger_still_open": _WINDOW,
+    "dnd5e": {"provokes_as_placed": _SCENE, "passes_only_open_spaces": _SCENE,
+              "trigger_still_open": _WINDOW,
               "has_trigger": _REASON_ONLY},
     "pf2e": {"trigger_still_open": _WINDOW, "has_trigger": _REASON_ONLY},
 }

@@ -127,26 +127,43 @@ class Timeline {
       // What the tracker needs to know of the trigger: who, and has it happened yet.
       const what = { by: f.owner, done: this.finished(f) || f.partDone, event: f.kind === "event",
                      leavesReachOf: f.provokes };
+      const feet = step.squares == null ? 0 : 5 * step.squares;    // a readied move
       const no = kind === "reaction" ? t.react(actor, what, step.before === true)
-        : kind === "opportunity" ? t.opportunityAttack(actor, what) : t.releaseReadied(actor, what);
+        : kind === "opportunity" ? t.opportunityAttack(actor, what)
+        : t.releaseReadied(actor, what, feet);
       return no ? reasonOf(no) : this.push(step, n, actor);
     }
     if (TURN.includes(kind) || kind === "end-turn") {
       if (actor !== t.active) return "not-your-turn";
       // One thing at a time; but a creature may move between the attacks of its
-      // own Attack action (TIMING.md T-5E-TURN).
+      // own Attack action, and its own move between two squares stops where it
+      // takes another step of its turn (TIMING.md T-5E-TURN).
       const open = s.stack.map((id) => s.frames[id]).filter((f) => this.unresolved(f));
-      const between = (f) => f.owner === actor && f.kind === "action" && f.partDone;
-      if (kind === "move" ? !open.every(between) : open.length > 0) return "action-in-progress";
+      const between = (f, kinds) => f.owner === actor && kinds.includes(f.kind) && f.partDone;
+      const paused = kind === "move" ? ["action", "move"] : ["move"];
+      if (!open.every((f) => between(f, paused))) return "action-in-progress";
+      const top = s.frames[s.stack.at(-1)];
+      const stopped = top && top.kind === "move" && open.includes(top) ? top : null;
+      const back = stopped ? 5 * (stopped.parts - stopped.part) : 0;
+      t.stopMoving(actor, back);                         // given back before it is judged
+      const no = kind === "end-turn" ? null : kind === "bonus" ? t.takeBonusAction(actor)
+        : kind === "move" ? t.move(actor, 5 * this.partsOf(step))
+        : t.takeAction(actor, kind === "action" ? "attack" : kind, step.readies ?? undefined);
+      if (no) {
+        t.stopMoving(actor, -back);                      // a refused step changes nothing
+        return reasonOf(no);
+      }
+      if (stopped) {                                     // it ends on the square reached
+        stopped.parts = stopped.part;
+        s.resolved.push(stopped.id);
+        s.stack.pop();
+      }
       if (kind === "end-turn") {
         this.openMoment("turn-end");
         s.ended = true;
         return null;
       }
-      const no = kind === "bonus" ? t.takeBonusAction(actor)
-        : kind === "move" ? t.move(actor, 5 * this.partsOf(step))
-        : t.takeAction(actor, kind === "action" ? "attack" : kind, step.readies ?? undefined);
-      return no ? reasonOf(no) : this.push(step, n, actor);
+      return this.push(step, n, actor);
     }
     if (STACK_MOVES.includes(kind)) {
       const top = s.frames[s.stack.at(-1)];

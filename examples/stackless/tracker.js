@@ -126,6 +126,11 @@ class Tracker {
     return null;
   }
 
+  /** A move stopped short (its owner took its action, say): `feet` come back. */
+  stopMoving(who, feet) {
+    this.creatures[who].movement += feet;
+  }
+
   /**
    * The turn ends and the next creature in the order starts its own: its
    * action, Bonus Action, movement and Reaction come back, it is no longer
@@ -183,11 +188,12 @@ class Tracker {
     return null;
   }
 
-  /** The readied response, taken with the Reaction once its trigger happened. */
-  releaseReadied(who, trigger) {
+  /** The readied response, taken with the Reaction once its trigger happened;
+   * `feet`: a readied move, up to the creature's Speed (not its turn's movement). */
+  releaseReadied(who, trigger, feet = 0) {
     const c = this.creatures[who];
     const no = this.canReact(c) || (c.readied === null && REFUSALS.nothingReadied) ||
-      (!trigger.done && REFUSALS.tooEarly);
+      (!trigger.done && REFUSALS.tooEarly) || (feet > c.speed && REFUSALS.tooFar);
     if (no) return no;
     c.reaction = false;
     c.readied = null;

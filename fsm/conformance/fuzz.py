@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
+import time
 from dataclasses import dataclass
 
-from ..errors import EngineError, StepError
+from ..errors import ERROR_CODES, EngineError, StepError
 from .engine import Engine
+from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
 from ..engine.steps import makes_frame
@@ -40,6 +43,7 @@ MAX_STEPS = 24
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
 DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
+TRIES = 12             # candidates judged, at most, in the search for a step of the kind wanted
 
 
 @dataclass
@@ -109,25 +113,49 @@ _BREAKS = (
     lambda d, ids: dict(d, squares=2, parts=2),                     # two-part-counts
     lambda d, ids: dict(d, parts=0),                                # bad-value
     lambda d, ids: {k: v for k, v in d.items() if k != "do"},       # missing-kind
+    lambda d, ids: dict(d, do="stride"),                            # unknown-kind
+    lambda d, ids: {k: v for k, v in d.items() if k != "actor"},    # missing-actor, often
+    lambda d, ids: dict(d, to="nowhere"),                           # unknown-trigger, often
+    lambda d, ids: dict(d, shift=True),                             # shift-without-path, often
+    lambda d, ids: dict(d, path=[[0, 0], [5, 5]]),                  # path-without-scene, bad-path
+    lambda d, ids: dict(d, provokes=["nobody"]),                    # unknown-combatant
 )
 
 
 def head_length() -> int:
     """How many choices a timeline's set-up may read before its steps (the
-    ruleset, the combatants, the scene, each option)."""
-    return 3 + max(len(r.options) for r in RULESETS.values())
+    ruleset, the combatants, the scene, the swarm, the conditions, each option)."""
+    return HEAD + max(len(r.options) for r in RULESETS.values())
+
+
+HEAD = 4               # the ruleset, the combatants, the scene, the conditions
+
+
+def _conditions(rs, combatants: list, choice: int) -> list:
+    """A third of the time, one combatant with one of the ruleset's own
+    combatant fields set (a condition true, a count), as a vector may."""
+    pick = random.Random(choice)
+    fields = sorted(rs.fighter.FIELDS.items()) if rs.fighter is not None else []
+    if not fields or pick.randrange(3):
+        return combatants
+    name, kind = pick.choice(fields)
+    value = True if kind is bool else pick.randint(kind[0], min(kind[1], 60))
+    who = pick.randrange(len(combatants))
+    return [dict(c, **{name: value}) if i == who else c for i, c in enumerate(combatants)]
 
 
 def decode(choices: list[int], hello: dict, language: "Language | None" = None) -> dict:
     """The timeline (a vector with every expectation) that ``choices`` stand for."""
     rulesets = [r for r in RULESETS if not unsupported({"ruleset": r}, hello)]
     ruleset = rulesets[choices[0] % len(rulesets)] if choices else rulesets[0]
-    setup = 3 + len(RULESETS[ruleset].options)
+    rs = RULESETS[ruleset]
+    setup = HEAD + len(rs.options)
     head = choices[1:setup] + [0] * setup
-    options = _options(ruleset, hello, iter(head[2:]))
+    options = _options(ruleset, hello, iter(head[HEAD - 1:]))
     scene = SCENE in (hello.get("features") or ()) and head[1] % 3 == 0 \
-        and RULESETS[ruleset].explore.grid_moves is not None
+        and rs.explore.grid_moves is not None
     combatants = combatants_for(Config(ruleset, combatants=2 + head[0] % 4, grid=scene))
+    combatants = _conditions(rs, combatants, head[2])
     enc = Encounter(ruleset, combatants, options=options)
     # the search for a step of the kind wanted tries many: the lean walker
     # answers those, the machine judges the step taken (its expectations)
@@ -135,14 +163,26 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     probe.wording = False       # only its verdicts are read
     ids = [c["id"] for c in combatants]
     alphabet = Alphabet(ruleset, ids, grid=scene)
+    entry = (hello.get("rulesets") or {}).get(ruleset) or {}
+
+    def modelled(data) -> bool:
+        """Whether the engine's hello declares the step's kind and fields."""
+        return beyond_support({"steps": [data]}, entry) is None
+
     steps = []
     for choice in choices[setup:][:MAX_STEPS]:
-        moves = alphabet.moves(enc)
+        moves = [m for m in alphabet.moves(enc) if modelled({"do": m.do})]
+        if not moves:
+            break
         want_refused = choice % ALLOWED_SHARE == 0
         start = (choice // ALLOWED_SHARE) % len(moves)
         data = readable = None
-        for k in range(len(moves)):
-            candidate = moves[(start + k) % len(moves)].render(enc)
+        # tried a stride apart: the moves of one kind or one actor sit together
+        stride = next(n for n in (7, 5, 3, 1) if math.gcd(n, len(moves)) == 1)
+        for k in range(min(len(moves), TRIES)):
+            candidate = moves[(start + k * stride) % len(moves)].render(enc)
+            if not modelled(candidate):
+                continue
             try:
                 refused = probe.try_step(candidate).verdict == "rejected"
             except StepError:          # a path onto a square someone stands on, say
@@ -151,23 +191,28 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             if refused == want_refused:
                 data = candidate
                 break
-        data = data or readable or moves[start].render(enc)
+        data = data or readable
+        if data is None:
+            break
         pick = random.Random(choice)
         broken = pick.randrange(ERROR_SHARE) == 0
         if broken:
-            data = _BREAKS[pick.randrange(len(_BREAKS))](data, ids)
+            broken_data = _BREAKS[pick.randrange(len(_BREAKS))](data, ids)
+            if modelled(broken_data):
+                data = broken_data
         elif pick.randrange(DRESS_SHARE) == 0:
-            data = dress(data, enc, pick, ids)
+            dressed = dress(data, enc, pick, ids)
+            data = dressed if modelled(dressed) else data
         try:
             verdict = enc.step(data)
             probe.step(data)
         except StepError as exc:
             steps.append(dict(data, expect={"error": exc.code}))
             if language is not None:
-                language.saw(data, "error " + exc.code)
+                language.saw(data, "error " + exc.code, ruleset)
             break
         if language is not None:
-            language.saw(data, verdict.verdict)
+            language.saw(data, verdict.verdict, ruleset)
         expect = {"verdict": verdict.verdict, "reason": verdict.reason, **enc.facts()}
         steps.append(dict(data, expect=expect))
     body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
@@ -182,24 +227,51 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
 
 class Language:
     """What share of the step language a run's timelines touched: step kinds
-    with each field they were given, and each verdict (or error) they got."""
+    (of the rulesets they were in) with each field they were given, each
+    verdict (or error) they got."""
 
     def __init__(self):
+        self.rulesets: set = set()
         self.kinds: set = set()
         self.fields: set = set()
         self.verdicts: set = set()
         self.options: set = set()
 
-    def saw(self, data: dict, verdict: str) -> None:
+    def saw(self, data: dict, verdict: str, ruleset: str | None = None) -> None:
         kind = data.get("do")
-        self.kinds.add(kind)
+        if ruleset is not None:
+            self.rulesets.add(ruleset)
+        self.kinds.add((ruleset, kind))
         self.fields.update((kind, key) for key in data if key != "do")
         self.verdicts.add((kind, verdict))
 
     def summary(self) -> str:
-        return (f"{len(self.kinds)} step kinds, {len(self.fields)} (kind, field) pairs, "
-                f"{len(self.verdicts)} (kind, verdict) pairs, "
-                f"{len({v for _, v in self.verdicts if v.startswith('error')})} error codes")
+        kinds = {(r, k) for r in self.rulesets if r in RULESETS
+                 for k in RULESETS[r].player_steps}
+        errors = {v for _, v in self.verdicts if v.startswith("error")}
+        # bad-document is the vector's fault, never a step's; not-an-object never decoded
+        codes = set(ERROR_CODES) - {"bad-document", "not-an-object"}
+        return (f"{len(self.kinds & kinds)} of {len(kinds)} step kinds of "
+                f"{', '.join(sorted(self.rulesets))}, {len(self.fields)} (kind, field) "
+                f"pairs, {len(self.verdicts) - len(errors)} (kind, verdict) pairs, "
+                f"{len(errors)} of {len(codes)} error codes")
+
+
+@dataclass
+class Stats:
+    """Where a fuzzing run's time went, and when it first disagreed: seconds
+    deciding timelines on the reference, seconds the engine took to answer
+    them (the round trip, judging included), and the number of the first
+    timeline the engine got wrong (None if none)."""
+
+    decode_seconds: float = 0.0
+    engine_seconds: float = 0.0
+    first_found: int | None = None
+
+    @property
+    def engine_share(self) -> float:
+        whole = self.decode_seconds + self.engine_seconds
+        return self.engine_seconds / whole if whole else 0.0
 
 
 class _Probe:
@@ -232,19 +304,21 @@ class _Probe:
 
 def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
          hello: dict | None = None, language: Language | None = None,
-         handshake: float | None = None) -> tuple[Disagreement | None, int]:
+         handshake: float | None = None,
+         stats: Stats | None = None) -> tuple[Disagreement | None, int]:
     """Drive ``command`` with up to ``examples`` timelines; the shrunk
     disagreement (or None) and how many timelines were run. ``language``,
-    when given, counts what the timelines touched. However it ends, a
-    Ctrl-C included, the engine and every process it started are ended."""
+    when given, counts what the timelines touched; ``stats`` where the time
+    went. However it ends, a Ctrl-C included, the engine and every process
+    it started are ended."""
     engine = Engine(command, timeout, handshake)
     try:
-        return _fuzz(engine, examples, seed, hello, language)
+        return _fuzz(engine, examples, seed, hello, language, stats or Stats())
     finally:
         engine.stop()
 
 
-def _fuzz(engine, examples, seed, hello, language):
+def _fuzz(engine, examples, seed, hello, language, stats):
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis import strategies as st
     from hypothesis.errors import NoSuchExample
@@ -258,10 +332,16 @@ def _fuzz(engine, examples, seed, hello, language):
     language = language if language is not None else Language()
 
     def disagrees(drawn) -> bool:
+        began = time.perf_counter()
         doc = decode(list(drawn), hello, language)
+        decoded = time.perf_counter()
         problems = probe.problems(doc)
+        stats.decode_seconds += decoded - began
+        stats.engine_seconds += time.perf_counter() - decoded
         if problems:
             probe.last[id(drawn)] = problems
+            if stats.first_found is None:
+                stats.first_found = probe.runs
         return bool(problems)
 
     config = settings(max_examples=examples, database=None, deadline=None,

@@ -15,6 +15,7 @@ some vector fail.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..engine.frames import DONE
 from ..engine.rows import AFTER, rewrite
@@ -277,3 +278,24 @@ def precedence_mistakes() -> list:
                                       f"{r.step}: {second.name} checked before "
                                       f"{first.name}", new_rows, new_refusals))
     return out
+
+
+def catalogue(vectors=None, enough: int = 3) -> list:
+    """The zoo as a tracker's author reads it: for each mistake of
+    :data:`ZOO`, what goes wrong, what the texts say, the public reports,
+    and per ruleset it applies to the rules it breaks there and the first
+    ``enough`` vectors that catch it in an engine reporting verdicts and
+    reason codes only (ids; written vectors before generated ones, which are
+    longer to read)."""
+    from . import collect
+    from .scoring import score
+    vectors = collect(None) if vectors is None else vectors
+    vectors = sorted(vectors, key=lambda pd: "generated" in Path(pd[0]).parts)
+    found = score(vectors, families=("zoo",), enough=enough, verdicts_only=True)
+    by_id: dict = {}
+    for mutant, killers in found:
+        kid = mutant.id.split(":zoo-", 1)[1]
+        by_id.setdefault(kid, {})[mutant.ruleset] = {"rules": list(mutant.rules),
+                                                      "vectors": killers}
+    return [{"id": k.id, "wrong": k.wrong, "texts": k.texts, "reports": list(k.reports),
+             "rulesets": by_id.get(k.id, {})} for k in ZOO]

@@ -121,15 +121,17 @@ def _edge_style(group, taken, on_path) -> dict:
     return style
 
 
-def _step_line(row, count_ink=RULE_INK, taken=()) -> str:
+def _step_line(row, count_ink=RULE_INK, taken=(), narrow=False) -> str:
     """One row of an edge label; on a scenario's path, a taken row is red and its
-    step numbers follow on their own line."""
+    step numbers follow on their own line. ``narrow``: a machine row's words
+    break after its step (the windows view, where labels crowd)."""
     name = _esc(row.step)
     if taken:
         name = f'<FONT COLOR="{PATH_INK}">{name}</FONT>'
     if row.by == MACHINE:
-        words = machine_words(row)
-        text = name + _esc(words[len(row.step):])
+        words = machine_words(row)[len(row.step):]
+        text = name + (f" when<BR/>{_esc(words[len(' when '):])}"
+                       if narrow and words.startswith(" when ") else _esc(words))
     else:
         text = f"<B>{name}</B>"
         count = guard_count(row)
@@ -145,7 +147,8 @@ def _edge_label(machine, group) -> str:
     numbers that took each."""
     faded = machine.trace is not None and not machine.steps_taken(group)
     ink = "#a8a8a8" if faded else RULE_INK
-    return _html_lines([_step_line(row, ink, machine.steps_taken(group, row))
+    return _html_lines([_step_line(row, ink, machine.steps_taken(group, row),
+                                   narrow=machine.view == "windows")
                         for _, row in group.rows])
 
 

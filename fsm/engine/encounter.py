@@ -197,16 +197,14 @@ class Encounter:
             self._on_stack[f.id] = self._on_stack.get(f.id, 0) + 1
 
     def note(self, st, frame, event, **more):
-        """Log what happened to ``frame`` at step ``st`` (``more``: details such
-        as the square a part of a path reached)."""
+        """Log what happened to ``frame`` at step ``st`` (``more``: its square, say)."""
         self.log.append({"step": st.index, "frame": frame.id, "actor": frame.owner,
                          "kind": frame.kind, "event": event, "turn": frame.turn, **more})
         if event in self._outcomes:
             self._outcomes[event].append(frame.id)
 
     def remember_past(self, frame):
-        """``frame`` has left the stack; forget what was answered on it once
-        its window is closed."""
+        """``frame`` has left the stack; what was answered on it is forgotten once closed."""
         self.past[frame.id] = frame
         self.past_order.append(frame.id)
         if frame.closed:
@@ -298,7 +296,7 @@ class Encounter:
         raise TableGap(f"the machine rows did not settle before {st.kind} in {self.state}")
 
     def _decide(self, st, snap) -> Verdict:
-        st.outcomes = Outcomes()
+        st.outcomes = Outcomes(st.outcomes.notes)     # what settling did is kept
         observer, source = self.observer, self.state
         table = self.ruleset.table
         refusal = table.refuse_pair.get((source, st.trigger))
@@ -332,8 +330,9 @@ class Encounter:
                     S.restore(self, snap)
                 return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
             said = st.outcomes.explained() if self.explaining else (None, ())
+            bears = tuple(dict.fromkeys((*rows[0].rules, *st.outcomes.cited)))
             return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
-                           because=said[0], templates=(None, said[1]))
+                           because=said[0], templates=(None, said[1]), bears=bears)
         if snap is not None:
             S.restore(self, snap)
         if not st.outcomes.failed:
@@ -357,8 +356,9 @@ class Encounter:
                        templates=(g.says, ()))
 
     def _notes(self, st) -> tuple:
+        """The ruleset's notes on the step, then what its effects said they did."""
         notes = self.ruleset.notes
-        return tuple(notes(st)) if notes is not None else ()
+        return (tuple(notes(st)) if notes is not None else ()) + tuple(st.outcomes.notes)
 
     def moment(self, kind):
         """The current turn's turn-start or turn-end moment, or None if it has

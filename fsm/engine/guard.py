@@ -77,12 +77,14 @@ class Outcomes:
     checks that failed and those that left it to the GM (each with the rule
     ids of its row), and what the limits saw when they let it through."""
 
-    __slots__ = ("failed", "gm", "passed")
+    __slots__ = ("failed", "gm", "passed", "notes", "cited")
 
-    def __init__(self):
+    def __init__(self, notes=()):
         self.failed: list = []
         self.gm: list = []
         self.passed: list = []        # (words, their template, the values put in)
+        self.notes: list = list(notes)   # what an effect did unasked (kept: settling's)
+        self.cited: list = []         # the rule ids of the limits that said something
 
     def explained(self) -> tuple:
         """(the words of what the limits saw, each as (template, values))."""
@@ -126,6 +128,7 @@ def judge(enc, st, g: Guard, rules) -> bool:
             words = g.ok.format_map(values)
             if words:                 # a limit that did not apply to this step says nothing
                 st.outcomes.passed.append((words, g.ok, values))
+                st.outcomes.cited.extend(rules)
         return True
     if answer == GM:
         st.outcomes.gm.append((g, rules))

@@ -29,6 +29,10 @@ class Verdict:
     # is worded for it (fsm.engine.crowd): the template of ``says``, and each
     # line of ``because`` as (template, the values it was filled with)
     templates: tuple = field(default=(None, ()), compare=False, repr=False)
+    # allowed, in an encounter that explains: the rules that bear on this step
+    # (the row's own, and those of the limits that said something of it), a
+    # part of ``rules``, for people; None when not worked out
+    bears: tuple | None = field(default=None, compare=False, repr=False)
 
     @property
     def allowed(self) -> bool:

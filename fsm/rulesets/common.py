@@ -18,6 +18,13 @@ from ..engine.steps import with_article
 # -- what guards see, for explanations -----------------------------------------------
 
 
+def option_hint(name: str, value, what: str = "would allow it") -> str:
+    """Words naming the option whose other value reverses a refusal, for the
+    end of a guard's explanation: ' (option NAME: VALUE would allow it)'."""
+    shown = "null" if value is None else value
+    return f" (option {name}: {shown} {what})"
+
+
 def turn_seen(enc, st):
     return {"actor": st.actor, "active": enc.active, "round": enc.round}
 

@@ -76,14 +76,15 @@ def nothing_to_answer(rows, answers) -> list:
             if isinstance(r, Row) and r.by == PLAYER and r.step in answers]
 
 
-def off_turn_refusals(actions: dict, one_at_a_time: str, end_turn: str) -> tuple:
-    """Where a trigger is open, a turn action and ``end-turn`` are refused:
-    by ``own_turn`` (``actions``: each turn action's kind and the rule id it
-    cites there; ``end_turn``: that of end-turn), then by ``no_action_pending``
-    (``one_at_a_time``)."""
-    return (*(_OWN.refuse(kind, TRIGGERED, own_turn=rule, no_action_pending=one_at_a_time)
+def off_turn_refusals(actions: dict, one_at_a_time: str, end_turn: str,
+                      phases=TRIGGERED) -> tuple:
+    """Where a trigger is open (``phases``, by default all such), a turn action
+    and ``end-turn`` are refused: by ``own_turn`` (``actions``: each turn
+    action's kind and the rule id it cites there; ``end_turn``: that of
+    end-turn), then by ``no_action_pending`` (``one_at_a_time``)."""
+    return (*(_OWN.refuse(kind, phases, own_turn=rule, no_action_pending=one_at_a_time)
               for kind, rule in actions.items()),
-            _OWN.refuse(END_TURN, TRIGGERED, own_turn=end_turn, no_action_pending=one_at_a_time))
+            _OWN.refuse(END_TURN, phases, own_turn=end_turn, no_action_pending=one_at_a_time))
 
 
 def answer_needs(r: Row) -> tuple:

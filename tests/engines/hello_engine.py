@@ -1,7 +1,10 @@
 """The reference machine behind a hello of the caller's choosing: argv[1] is
 a JSON object whose keys replace the reference hello's (for the tests of
 what a hello may say); argv[2], when given, names a budget the engine
-reports wrongly (as 7, for every combatant, after every step)."""
+reports wrongly (as 7, for every combatant, after every step). A vector
+with a step kind or field its hello's ruleset entry leaves out (its
+``steps`` and ``fields``) is answered with an error at that step, as an
+engine that does not model it would."""
 
 import json
 import sys
@@ -19,7 +22,17 @@ for line in sys.stdin:
     if msg["type"] == "hello":
         reply = HELLO
     else:
-        reply = reference_result(msg["vector"])
+        vector = msg["vector"]
+        entry = HELLO["rulesets"].get(vector["ruleset"]) or {}
+        kinds, fields = entry.get("steps"), entry.get("fields")
+        beyond = next((i for i, step in enumerate(vector["steps"])
+                       if (kinds is not None and isinstance(step.get("do"), str)
+                           and step["do"] not in kinds)
+                       or (fields is not None and set(step) - {"do"} - set(fields))), None)
+        reply = reference_result(vector)
+        if beyond is not None:
+            reply["steps"] = reply["steps"][:beyond] + [{"verdict": "error",
+                                                         "error": "unknown-kind"}]
         for step in reply["steps"] if WRONG else ():
             for budget in (step.get("facts") or {}).get("budgets", {}).values():
                 if WRONG in budget:

@@ -270,6 +270,7 @@ class Frame:
         self.trigger = None         # for answers: id of the frame answered
         self.trigger_part = None    # part of the trigger in play when answered (if pending)
         self.interrupting = False   # interrupt, opportunity, readied-as-interrupt
+        self.cuts_in = False        # an immediate reaction (reaction, readied-as-reaction)
         self.interrupted_part = None
         self.readies = None
         # the scene (FORMAT.md, The scene)
@@ -506,10 +507,11 @@ def entry_part(st, f, c):
 
 
 def scene_loss(st, f):
-    """T-SCENE, ASM-SCENE-LOSS: interrupting frame f resolved wholly; the
-    melee attack it answered, still unresolved, is lost when none of its
-    targets is within its attacker's reach."""
-    if st.positions is None or not f.interrupting or f.trigger is None:
+    """T-SCENE, ASM-SCENE-LOSS: interrupting frame f (or an immediate reaction
+    to an attack with parts to come) resolved wholly; the melee attack it
+    answered, still unresolved, is lost when none of its targets is within
+    its attacker's reach."""
+    if st.positions is None or not (f.interrupting or f.cuts_in) or f.trigger is None:
         return
     t = st.frames[f.trigger]
     if t.moment or t.finished or t.attack != "melee" or not t.targets or t.owner is None:
@@ -985,6 +987,9 @@ def mark_answer(st, f, t):
     if f.kind in ("interrupt", "opportunity") or (
             f.kind == "readied" and st.options["readied_as"] == "interrupt"):
         f.interrupting = True
+    # T-STACK-MOVES: an immediate reaction comes before the rest of its trigger
+    f.cuts_in = f.kind == "reaction" or (f.kind == "readied"
+                                         and st.options["readied_as"] == "reaction")
     if t.moment is None and not t.finished and t.cur_pending:
         f.trigger_part = t.cur
 
@@ -1035,6 +1040,10 @@ def on_finish(st, f):
     if f.interrupting and t.moment is None and f.trigger_part is not None \
             and not t.finished and t.cur_pending and t.cur == f.trigger_part:
         t.interrupted_part = t.cur
+    if f.cuts_in and t.moment is None and not t.finished:
+        # T-STACK-MOVES: the part pending, or the next one if between parts,
+        # may be lost until a part of the frame resolves
+        t.interrupted_part = t.cur if t.cur_pending else t.cur + 1
     if f.kind == "readied":
         who = t.owner
         if who is not None and who != f.owner and who in st.initiative and f.owner in st.initiative:

@@ -88,52 +88,59 @@ ON_TOP = _c("actor_on_top", "not-on-top", "5E-STACK")
 PART_PENDING = _c("part_pending", "between-parts", "5E-STACK")
 PART_RESOLVED = _c("part_resolved", "no-part-resolved", "5E-STACK")
 SOMETHING = _c("something_pending", "nothing-pending", "5E-STACK")
+# T-5E-TURN, Breaking up a move: nothing unresolved but the actor's own move
+# between two squares (which the step then stops)
+PAUSED = _c("only_own_move_paused", "action-in-progress", "5E-ONE-AT-A-TIME",
+            "5E-MOVE-BREAK-UP")
+PAUSES = _c("only_own_pauses_open", "action-in-progress", "5E-ONE-AT-A-TIME",
+            "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-BREAK-UP")
+SPACES = _c("passes_only_open_spaces", "enemy-space", "5E-SPACES")     # T-5E-SPACES
+BETWEEN_SQUARES = (TA, WR)
+STILL_REFUSED = (TS, WI, TE)
 
 TABLE = {
     "action": [
-        ((TA,), ["5E-ACTION", "5E-CASTING-TIME", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                 "5E-INCAPACITATED", "5E-SLOT-ONE", "5E-OA"],
-         [OWN, NOT_PENDING, ABLE, ACTION_LEFT, SLOT, PLACED]),
-        (NON_ACTING, None, [OWN, NOT_PENDING]),
+        (BETWEEN_SQUARES, ["5E-ACTION", "5E-CASTING-TIME", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-SLOT-ONE", "5E-SPACES",
+                           "5E-OA"],
+         [OWN, PAUSED, ABLE, ACTION_LEFT, SLOT, SPACES, PLACED]),
+        (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "dash": [
-        ((TA,), ["5E-DASH", "5E-OWN-TURN", "5E-ONE-AT-A-TIME", "5E-INCAPACITATED", "5E-ACTION"],
-         [OWN, NOT_PENDING, ABLE, ACTION_LEFT]),
-        (NON_ACTING, None, [OWN, NOT_PENDING]),
+        (BETWEEN_SQUARES, ["5E-DASH", "5E-OWN-TURN", "5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP",
+                           "5E-INCAPACITATED", "5E-ACTION"],
+         [OWN, PAUSED, ABLE, ACTION_LEFT]),
+        (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "disengage": [
-        ((TA,), ["5E-DISENGAGE", "5E-OWN-TURN", "5E-ONE-AT-A-TIME", "5E-INCAPACITATED",
-                 "5E-ACTION"],
-         [OWN, NOT_PENDING, ABLE, ACTION_LEFT]),
-        (NON_ACTING, None, [OWN, NOT_PENDING]),
+        (BETWEEN_SQUARES, ["5E-DISENGAGE", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-ACTION"],
+         [OWN, PAUSED, ABLE, ACTION_LEFT]),
+        (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "ready": [
-        ((TA,), ["5E-READY", "5E-READY-SPELL", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                 "5E-INCAPACITATED", "5E-ACTION", "5E-SLOT-ONE"],
-         [OWN, NOT_PENDING, ABLE, ACTION_LEFT, SLOT]),
-        (NON_ACTING, None, [OWN, NOT_PENDING]),
+        (BETWEEN_SQUARES, ["5E-READY", "5E-READY-SPELL", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-ACTION", "5E-SLOT-ONE"],
+         [OWN, PAUSED, ABLE, ACTION_LEFT, SLOT]),
+        (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "bonus": [
-        ((TA,), ["5E-BONUS-ONE", "5E-CASTING-TIME", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                 "5E-INCAPACITATED", "5E-BONUS-GRANTED", "5E-SLOT-ONE", "5E-OA"],
-         [OWN, NOT_PENDING, ABLE,
+        (BETWEEN_SQUARES, ["5E-BONUS-ONE", "5E-CASTING-TIME", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-BONUS-GRANTED",
+                           "5E-SLOT-ONE", "5E-SPACES", "5E-OA"],
+         [OWN, PAUSED, ABLE,
           _c("bonus_granted", "no-bonus-action", "5E-BONUS-GRANTED"),
           _c("bonus_left", "bonus-action-used", "5E-BONUS-ONE"),
-          SLOT, PLACED]),
-        (NON_ACTING, None, [OWN, NOT_PENDING]),
+          SLOT, SPACES, PLACED]),
+        (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "move": [
         ((TA, WR), ["5E-MOVE-BREAK-UP", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                    "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-SPEED", "5E-OA"],
-         [OWN,
-          _c("only_own_attacks_open", "action-in-progress", "5E-ONE-AT-A-TIME",
-             "5E-EXTRA-ATTACK-MOVE"),
+                    "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-SPEED", "5E-SPACES", "5E-OA"],
+         [OWN, PAUSES,
           _c("movement_left", "not-enough-movement", "5E-MOVE-SPEED"),
-          PLACED]),
-        ((TS, WI, TE), None,
-         [OWN,
-          _c("only_own_attacks_open", "action-in-progress", "5E-ONE-AT-A-TIME",
-             "5E-EXTRA-ATTACK-MOVE")]),
+          SPACES, PLACED]),
+        ((TS, WI, TE), None, [OWN, PAUSES]),
     ],
     "interact": [
         ((WI, WR), ["5E-INTERACT", "5E-OWN-TURN", "5E-INTERACT-DURING"],
@@ -147,11 +154,12 @@ TABLE = {
     "reaction": [
         (ANSWER_PHASES, ["5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE", "5E-TRIGGER",
                          "5E-REACTION-AFTER", "5E-STACK", "5E-INCAPACITATED",
-                         "5E-REACTION-ONE", "5E-REACTION-BEFORE", "5E-SLOT-ONE", "5E-OA"],
+                         "5E-REACTION-ONE", "5E-REACTION-BEFORE", "5E-SLOT-ONE", "5E-SPACES",
+                         "5E-OA"],
          [HAS_TRIGGER, STILL_OPEN, ABOVE, ABLE, REACTION_LEFT,
           _c("before_its_trigger", "trigger-already-resolved", "5E-REACTION-BEFORE"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-REACTION-AFTER"),
-          SLOT, PLACED]),
+          SLOT, SPACES, PLACED]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
     ],
     "opportunity": [
@@ -163,16 +171,20 @@ TABLE = {
           _c("moves_by_itself", "not-own-movement", "5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
           _c("not_disengaged", "disengaged", "5E-DISENGAGE"),
           _c("leaves_reach", "not-provoked", "5E-OA", "5E-REACH"),
-          _c("sees_the_mover", "cannot-see", "5E-OA-SEE")]),
+          _c("sees_the_mover", "cannot-see", "5E-OA-SEE"),
+          _c("one_melee_attack", "one-melee-attack", "5E-OA")]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
     ],
     "readied": [
         (ANSWER_PHASES, ["5E-READY", "5E-TRIGGER", "5E-REACTION-AFTER", "5E-STACK",
-                         "5E-INCAPACITATED", "5E-REACTION-ONE", "5E-READY-AFTER", "5E-OA"],
+                         "5E-INCAPACITATED", "5E-REACTION-ONE", "5E-READY-AFTER",
+                         "5E-EXTRA-ATTACK-OWN-TURN", "5E-SPACES", "5E-OA"],
          [HAS_TRIGGER, STILL_OPEN, ABOVE, ABLE, REACTION_LEFT,
           _c("something_readied", "nothing-readied", "5E-READY"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-READY-AFTER"),
-          PLACED]),
+          _c("readied_one_attack", "extra-attack-on-your-turn", "5E-EXTRA-ATTACK-OWN-TURN"),
+          _c("readied_move_within_speed", "not-enough-movement", "5E-READY"),
+          SPACES, PLACED]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
     ],
     "counter": [
@@ -184,8 +196,9 @@ TABLE = {
         ((TS, TA, TE), None, [SOMETHING]),
     ],
     "end-turn": [
-        ((TA,), ["5E-INITIATIVE", "5E-OWN-TURN"], [OWN]),
-        (NON_ACTING, None, [OWN, NOT_PENDING]),
+        (BETWEEN_SQUARES, ["5E-INITIATIVE", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
+                           "5E-MOVE-BREAK-UP"], [OWN, PAUSED]),
+        (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "resolve": [
         ((WI,), ["5E-STACK", "5E-CONTINUE-TURN"], [ON_TOP]),
@@ -709,15 +722,32 @@ def _nothing_unresolved_above(st, cx):
     return not any(not g.finished for g in st.stack[i + 1:])
 
 
-def _only_own_attacks_open(st, cx):
-    """T-5E-TURN: every unresolved frame is the mover's own `action` between
-    two of its parts."""
+def _between_parts(g):
+    return not g.finished and not g.cur_pending and g.cur < g.parts - 1
+
+
+def _only_own_pauses(st, cx, kinds):
+    """T-5E-TURN: every unresolved frame is the actor's own frame of one of
+    ``kinds`` between two of its parts."""
     for g in st.stack:
         if g.moment or g.finished:
             continue
-        if not (g.kind == "action" and g.owner == cx.actor and not g.cur_pending
-                and g.cur < g.parts - 1):
+        if not (g.kind in kinds and g.owner == cx.actor and _between_parts(g)):
             return False
+    return True
+
+
+def _passes_only_open_spaces(st, cx):
+    """T-5E-SPACES: an own path enters no square of a creature that is neither
+    an ally nor Incapacitated (where everyone stands when it is declared)."""
+    if st.positions is None or "path" not in cx.step or cx.actor is None:
+        return True
+    side = st.cs[cx.actor]["side"]
+    for q in cx.step["path"]:
+        for c, where in st.positions.items():
+            if c != cx.actor and where == tuple(q) and st.cs[c]["side"] != side \
+                    and not st.flag(c, "incapacitated"):
+                return False
     return True
 
 
@@ -727,6 +757,34 @@ def move_feet(step):
     if "path" in step:
         return 5 * len(step["path"])
     return 5 * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
+
+
+def step_parts(step):
+    """FORMAT.md: a path's squares, or `squares`, `attacks` or `parts`; one by default."""
+    if "path" in step:
+        return len(step["path"])
+    return step.get("squares") or step.get("attacks") or step.get("parts") or 1
+
+
+def _a_move(step):
+    """T-5E-READY: a readied move is one with `squares` or a `path`."""
+    return "squares" in step or "path" in step
+
+
+def _one_melee_attack(st, cx):
+    """T-5E-OPPORTUNITY: one melee attack: one part, no `attack` but `melee`."""
+    return step_parts(cx.step) == 1 and cx.step.get("attack") in (None, "melee")
+
+
+def _readied_one_attack(st, cx):
+    """T-5E-READY: more than one part only for a move or a readied spell."""
+    return _a_move(cx.step) or bool(st.readied_spell.get(cx.actor)) \
+        or step_parts(cx.step) == 1
+
+
+def _readied_move_within_speed(st, cx):
+    """T-5E-READY: a readied move up to the creature's Speed, not farther."""
+    return not _a_move(cx.step) or move_feet(cx.step) <= st.speed(cx.actor)
 
 
 def _during_own_move_or_action(st, cx):
@@ -776,8 +834,11 @@ CHECKS = {
     "bonus_left": lambda st, cx: st.budgets[cx.actor]["bonus"] > 0,
     "slot_left": lambda st, cx: not slot_checked(st, cx) or st.budgets[cx.actor]["slot"] > 0,
     "provokes_as_placed": _provokes_as_placed,
-    "only_own_attacks_open": _only_own_attacks_open,
-    "movement_left": lambda st, cx: move_feet(cx.step) <= st.budgets[cx.actor]["movement"],
+    "only_own_move_paused": lambda st, cx: _only_own_pauses(st, cx, ("move",)),
+    "only_own_pauses_open": lambda st, cx: _only_own_pauses(st, cx, ("move", "action")),
+    "passes_only_open_spaces": _passes_only_open_spaces,
+    "movement_left": lambda st, cx: (move_feet(cx.step) <= st.budgets[cx.actor]["movement"]
+                                     + feet_given_back(st, cx.actor)),
     "during_own_move_or_action": _during_own_move_or_action,
     "interaction_left": lambda st, cx: st.budgets[cx.actor]["interaction"] > 0,
     "has_trigger": lambda st, cx: cx.trigger is not None,
@@ -798,6 +859,9 @@ CHECKS = {
     "not_disengaged": _not_disengaged,
     "leaves_reach": _leaves_reach,
     "sees_the_mover": _sees_the_mover,
+    "one_melee_attack": _one_melee_attack,
+    "readied_one_attack": _readied_one_attack,
+    "readied_move_within_speed": _readied_move_within_speed,
     "something_readied": lambda st, cx: st.budgets[cx.actor]["readied"] is not None,
     "something_pending": lambda st, cx: cx.top is not None,
     "actor_on_top": lambda st, cx: cx.actor is None or cx.actor == cx.top.owner,
@@ -887,7 +951,38 @@ def spend(st, f, cx):
         f.slot_spent = True
 
 
+def _paused_own_move(st, actor):
+    top = st.stack[-1] if st.stack else None
+    if top is None or top.moment or top.kind != "move" or top.owner != actor \
+            or not _between_parts(top):
+        return None
+    return top
+
+
+def feet_given_back(st, actor):
+    """T-5E-TURN: the feet of the squares a move the step stops did not walk."""
+    top = _paused_own_move(st, actor)
+    return 0 if top is None else 5 * (top.parts - top.cur - 1)
+
+
+def stop_own_move(st, actor):
+    """T-5E-TURN, Breaking up a move: the actor's own move between two squares
+    ends on the square reached, resolved, off the stack with its window
+    closed; the feet of the squares it did not walk come back."""
+    top = _paused_own_move(st, actor)
+    if top is None:
+        return
+    walked = top.cur + 1
+    st.budgets[actor]["movement"] += 5 * (top.parts - walked)
+    top.parts = walked
+    top.finished = True
+    st.resolved.append(top.id)
+    st.pop()
+
+
 def apply_effect(st, kind, actor, fid, step, cx):
+    if kind in ("action", "dash", "disengage", "ready", "bonus", "move", "end-turn"):
+        stop_own_move(st, actor)
     if kind in UNTRIGGERED or kind in ANSWERS or kind == "event":
         f = new_frame(st, kind, actor, fid, step)   # an event's actor owns it (T-EVENT)
         if actor is not None and kind != "event":
@@ -932,7 +1027,8 @@ def resolve_part(st, f):
 
 def counter(st, f):
     """T-5E-SPELLS: the casting is finished, disrupted, no effect; its slot,
-    expended on this turn, is not expended after all."""
+    if it counted toward its owner's one slot of this turn, is not expended
+    after all (an exempt Reaction's never counted: nothing comes back)."""
     f.finished = True
     f.disrupted = True
     f.win = True                       # keeps the window of the part in play (T-WINDOW)

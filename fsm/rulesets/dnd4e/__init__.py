@@ -1,8 +1,8 @@
 """D&D 4th edition: the turn's actions, opportunity and immediate actions,
 readied actions.
 
-``limits`` holds the combatant's budgets and the guards and effects only
-this ruleset has; ``table`` the rows that use them (spec/rules.yaml names
+``limits`` holds the combatant's budgets and the guards only this ruleset
+has, ``effects`` its effects; ``table`` the rows that use them (spec/rules.yaml names
 the rules); ``tools`` what the tools need of it: the budgets shown, the
 explorer's moves and invariants, the mutants that test the suite. This
 module puts them together as one :class:`~fsm.rulesets.Ruleset`.

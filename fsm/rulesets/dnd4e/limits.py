@@ -1,9 +1,10 @@
-"""D&D 4e: the combatant's budgets, and the guards and effects only this
-ruleset has. Guards register by name for the table to name them."""
+"""D&D 4e: the combatant's budgets, and the guards only this ruleset has
+(its effects are in ``effects``). Guards register by name for the table to
+name them."""
 
 from __future__ import annotations
 
-from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
+from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
 from .. import common as c
 
@@ -18,6 +19,21 @@ def gets_ahead(enc, frame) -> bool:
     opportunity action, or the readied action under ``readied_as: interrupt``."""
     return frame.kind in INTERRUPTING or (frame.kind == "readied"
                                           and enc.options["readied_as"] == "interrupt")
+
+
+def cuts_in(enc, frame) -> bool:
+    """Whether ``frame`` is an immediate reaction (a reaction, or the readied
+    action taken as one): it may interrupt what its trigger's owner does
+    after the trigger, the rest of the triggering action included."""
+    return frame.kind == "reaction" or (frame.kind == "readied"
+                                        and enc.options["readied_as"] == "reaction")
+
+
+def resolves_ahead(enc, frame) -> bool:
+    """Whether ``frame``, once resolved, is ahead of the unresolved part of
+    what it answers: an interrupting answer, or an immediate reaction to an
+    action with parts still to come (4E-REACTION-NEXT)."""
+    return gets_ahead(enc, frame) or cuts_in(enc, frame)
 
 
 class Fighter4e(Fighter):
@@ -46,7 +62,17 @@ def _fighter_seen(enc, st):
         seen[slot] = getattr(f, slot)
     seen["immediate_when"] = enc.describe_turn(f.immediate_turn)
     seen["opportunity_when"] = enc.describe_turn(f.opportunity_turn)
+    # the immediate action comes back at the end of one's turn: before one's
+    # first turn has ended, it is counted from the start of the encounter
+    seen["since"] = ("since the end of its last turn" if _turn_ended_once(enc, st.actor)
+                     else "in this encounter (it has not ended a turn yet)")
     return seen
+
+
+def _turn_ended_once(enc, actor) -> bool:
+    f = enc.fighters[actor]
+    ended_now = enc.active == actor and bool(enc.stack) and enc.stack[0].kind == TURN_END
+    return f.turns_started > 1 or (f.turns_started == 1 and (enc.active != actor or ended_now))
 
 
 def _own_unresolved(enc, actor):
@@ -68,7 +94,7 @@ def no_own_action_pending(enc, st):
 
 @guard("trigger-cancelled", "trigger {trigger} never took effect (outcome: {outcome})",
        seen=c.target_seen,
-       ok='{trigger} took effect')
+       ok='{trigger} was not lost')
 def trigger_took_effect(enc, st):
     """A lost action never resolved, so there is nothing to react to."""
     return st.target.outcome != LOST
@@ -116,7 +142,7 @@ def triggered_by_enemy(enc, st):
 SUBSTITUTES = {"move": ("move", "standard"), "minor": ("minor", "move", "standard")}
 
 
-def _slot(f, kind) -> str | None:
+def slot_of(f, kind) -> str | None:
     """The action a ``kind`` action is taken with: its own, or the first
     greater one left (None: none is)."""
     return next((slot for slot in SUBSTITUTES[kind] if getattr(f, slot) > 0), None)
@@ -136,7 +162,7 @@ def standard_slot(enc, st):
        ok='{actor} still has a move action this turn, or a standard to take as one')
 def move_slot(enc, st):
     """A move action is left, or a standard action to take in its place."""
-    return _slot(enc.fighters[st.actor], "move") is not None
+    return slot_of(enc.fighters[st.actor], "move") is not None
 
 
 @guard("minor-action-used",
@@ -145,12 +171,17 @@ def move_slot(enc, st):
        ok='{actor} still has a minor action this turn, or an action to take as one')
 def minor_slot(enc, st):
     """A minor action is left, or a move or standard action to take in its place."""
-    return _slot(enc.fighters[st.actor], "minor") is not None
+    return slot_of(enc.fighters[st.actor], "minor") is not None
+
+
+def _free_seen(enc, st):
+    return dict(_fighter_seen(enc, st), hint=c.option_hint(
+        "free_actions_per_turn", None, "(no limit) would allow it"))
 
 
 @guard("free-action-limit",
-       "{actor} has taken {free_count} free action(s) this turn, the limit the DM set",
-       seen=_fighter_seen,
+       "{actor} has taken {free_count} free action(s) this turn, the limit the DM set{hint}",
+       seen=_free_seen,
        ok='{actor} is within the free-action limit')
 def free_within_limit(enc, st):
     """The DM's per-turn limit on free actions, when one is set, is not reached."""
@@ -170,9 +201,9 @@ def immediate_not_own_turn(enc, st):
 
 
 @guard("immediate-used-this-round",
-       "{actor} already took an immediate action {immediate_when}, since the end of its "
-       "last turn", seen=_fighter_seen,
-       ok='{actor} has taken no immediate action since the end of its last turn')
+       "{actor} already took an immediate action {immediate_when}, {since}",
+       seen=_fighter_seen,
+       ok='{actor} has taken no immediate action {since}')
 def immediate_unused(enc, st):
     """No immediate action since the end of your last turn (one per round)."""
     return not enc.fighters[st.actor].immediate_used
@@ -195,8 +226,17 @@ def opportunity_left(enc, fighter) -> bool:
     return False
 
 
+def _opportunity_seen(enc, st):
+    seen = _fighter_seen(enc, st)
+    ally_turn = enc.fighters[enc.active].side == enc.fighters[st.actor].side
+    seen["hint"] = c.option_hint("opportunity_limit_turns", "enemy",
+                                 "would allow it on an ally's turn") \
+        if ally_turn and enc.options["opportunity_limit_turns"] == "every-other" else ""
+    return seen
+
+
 @guard("opportunity-used-this-turn", "{actor} already took an opportunity action "
-       "{opportunity_when}", seen=_fighter_seen,
+       "{opportunity_when}{hint}", seen=_opportunity_seen,
        ok='{actor} has taken no opportunity action this turn')
 def opportunity_unused(enc, st):
     """At most one opportunity action during each other combatant's turn
@@ -211,8 +251,26 @@ def has_readied(enc, st):
     return enc.fighters[st.actor].readied is not None
 
 
-@guard("readied-timing", "the readied action's timing does not fit trigger {trigger} ({phase})",
-       seen=c.target_seen,
+def _readied_timing_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    seen["hint"] = ""
+    t = st.target
+    if t is not None and t.kind not in TURN_KINDS:
+        as_interrupt = enc.options["readied_as"] == "interrupt"
+        other = _fits_as_reaction(t) if as_interrupt else t.pending
+        if other:
+            seen["hint"] = c.option_hint("readied_as",
+                                         "reaction" if as_interrupt else "interrupt",
+                                         "would fit it")
+    return seen
+
+
+def _fits_as_reaction(t) -> bool:
+    return t.phase == RESOLVED or t.after_open or (t.moving and t.done >= 1)
+
+
+@guard("readied-timing", "the readied action's timing does not fit trigger {trigger} "
+       "({phase}){hint}", seen=_readied_timing_seen,
        ok="the readied action's timing fits {trigger}")
 def readied_timing(enc, st):
     """A readied action comes after its trigger (as an immediate reaction), or
@@ -222,15 +280,33 @@ def readied_timing(enc, st):
         return True
     if enc.options["readied_as"] == "interrupt":
         return t.pending
-    return t.phase == RESOLVED or t.after_open or (t.moving and t.done >= 1)
+    return _fits_as_reaction(t)
+
+
+_AHEAD_WORDS = {"interrupt": "immediate interrupt", "opportunity": "opportunity action",
+                "reaction": "immediate reaction", "readied": "readied action"}
+
+
+def _ahead_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    t = st.target
+    # the latest, on the stack or off it (it left as the stack moved on, T-LEAVE)
+    later = (*reversed(enc.stack), *(enc.past.get(i) for i in reversed(enc.past_order)))
+    ahead = next((f for f in later if t is not None and f is not None and f.parent == t.id
+                  and f.outcome == DONE and resolves_ahead(enc, f)), None)
+    seen["ahead"] = (f"{ahead.owner}'s {_AHEAD_WORDS[ahead.kind]} {ahead.id}"
+                     if ahead is not None else "an interrupt")
+    return seen
 
 
 @guard("not-interrupted",
-       "{trigger} can be lost only to an interrupt or opportunity action that resolved before it",
-       seen=c.target_seen,
-       ok='an interrupt resolved ahead of {trigger}')
+       "{trigger} can be lost only to an interrupt, an opportunity action or an immediate "
+       "reaction that resolved ahead of its pending part",
+       seen=_ahead_seen,
+       ok="{ahead} resolved ahead of {trigger}'s pending part")
 def interrupted(enc, st):
-    """Only an action an interrupt (or opportunity action) got ahead of can be lost."""
+    """Only an action an interrupt (or opportunity action) got ahead of can be
+    lost, or the rest of one an immediate reaction came before."""
     return st.target.interrupted
 
 
@@ -251,147 +327,3 @@ def window_survives(enc, st):
 def not_kept(enc, st):
     """The top frame is not already marked to stay open."""
     return not enc.stack[-1].kept
-
-
-# -- effects of this ruleset ---------------------------------------------------------------
-
-def _f(enc, st):
-    return enc.fighters[st.actor]
-
-
-def spend_standard(enc, st):
-    """Spend the turn's standard action."""
-    _f(enc, st).standard -= 1
-
-
-def _spend(f, kind) -> None:
-    slot = _slot(f, kind) or "standard"
-    setattr(f, slot, getattr(f, slot) - 1)
-
-
-def spend_move(enc, st):
-    """Spend the move action, or the standard action taken in its place."""
-    _spend(_f(enc, st), "move")
-
-
-def spend_minor(enc, st):
-    """Spend the minor action, or a move or standard action taken in its place."""
-    _spend(_f(enc, st), "minor")
-
-
-def count_free(enc, st):
-    """Count a free action against the (optional) per-turn limit."""
-    f = _f(enc, st)
-    if f.free_turn != enc.turn_serial:
-        f.free_turn, f.free_count = enc.turn_serial, 0
-    f.free_count += 1
-
-
-def spend_immediate(enc, st):
-    """Spend the round's immediate action."""
-    f = _f(enc, st)
-    f.immediate_used, f.immediate_turn = True, enc.turn_serial
-
-
-def spend_opportunity(enc, st):
-    """Spend the opportunity action of this combatant's turn."""
-    _f(enc, st).opportunity_turn = enc.turn_serial
-
-
-def use_readied(enc, st):
-    """Take the readied action as the round's immediate action; the frame is
-    named after what was readied."""
-    f = _f(enc, st)
-    st.text["readied"] = f.readied
-    f.readied = None
-    f.immediate_used, f.immediate_turn = True, enc.turn_serial
-
-
-def name_readied(enc, st):
-    """The readied action's frame says what was readied."""
-    top = enc.stack[-1]
-    top.name = st.name or f"readied {st.text.get('readied')}"
-
-
-def note_what_is_readied(enc, st):
-    """The ready action's frame remembers what it readies (a standard action by default)."""
-    enc.stack[-1].readies = st.text.get("readies") or "standard"
-
-
-def interrupt_takes_hold(enc, st):
-    """An interrupt or opportunity action that resolved ahead of its trigger
-    lets that action be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST); so does a
-    readied action under ``readied_as: interrupt``."""
-    top = enc.stack[-1]
-    if top.outcome == DONE and gets_ahead(enc, top):
-        parent = enc.find(top.parent)
-        if parent is not None and parent.outcome is None:
-            parent.interrupted = True
-
-
-def ready_takes_hold(enc, st):
-    """Once the ready action resolves, the action is readied (4E-READY)."""
-    top = enc.stack[-1]
-    if top.outcome == DONE and top.kind == "ready":
-        f = enc.fighters[top.owner]
-        f.readied = top.readies or "standard"
-
-
-def readied_moves_initiative(enc, st):
-    """Once a readied action resolves, its owner acts just before the
-    combatant whose action triggered it (4E-READY-INITIATIVE)."""
-    top = enc.stack[-1]
-    if top.outcome == DONE and top.kind == "readied":
-        enc.move_before(top.owner, top.parent)
-
-
-def mark_lost(enc, st):
-    """The top frame is lost: it has no effect and its cost stays spent."""
-    c.void(enc, st, LOST)
-
-
-def owner_moves_on(enc, st):
-    """T-OWNER: once a combatant's step takes effect (a part resolves, or it is
-    lost), the windows of that combatant's earlier triggers close."""
-    took_effect(enc, st, enc.stack[-1])
-
-
-def took_effect(enc, st, frame):
-    """T-OWNER for ``frame``, which has just taken effect (resolved a part, or
-    was lost), wherever it is on the stack."""
-    owner = frame.owner
-    if frame.kind == EVENT or owner is None:
-        return
-    words = f"when {owner}'s {frame.id} took effect"
-    for other in enc.stack:
-        if other is not frame and other.owner == owner and other.window_part \
-                and other.kind not in TURN_KINDS and other.kind != EVENT:
-            other.window_part = 0
-            other.closed_by = (st.index, words)
-    for fid in [fid for fid, f in enc.kept.items() if f.owner == owner]:
-        c.close_window(enc, enc.kept.pop(fid), st, words)
-
-
-def keep_window(enc, st):
-    """Mark the top frame to keep its window open once it leaves the stack."""
-    enc.stack[-1].kept = True
-
-
-def close_part_window_if_strict(enc, st):
-    """T-PARTS: the window of the part before closes as the next begins, unless
-    ``reaction_window: interrupts-next`` keeps it until the next resolves."""
-    if enc.options["reaction_window"] != "interrupts-next":
-        c.close_part_window(enc, st)
-
-
-def reset_immediate(enc, st):
-    """The immediate action comes back at the end of your own turn."""
-    enc.fighters[enc.active].immediate_used = False
-
-
-def refresh_actions(enc, st):
-    """A standard, a move and a minor action for the new turn; an unused
-    readied action lapses."""
-    f = enc.fighters[enc.active]
-    f.standard = f.move = f.minor = 1
-    f.readied = None

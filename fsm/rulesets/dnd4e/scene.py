@@ -16,7 +16,8 @@ from ...engine.guard import guard
 from ...engine.scene import adjacent, show, within_reach
 from ...engine.steps import with_article
 from .. import common as c
-from .limits import gets_ahead, took_effect
+from .effects import took_effect
+from .limits import resolves_ahead
 
 PROVOKING_ATTACKS = frozenset({"ranged", "area"})
 ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach
@@ -182,10 +183,11 @@ def reach_entered(enc, st):
 
 def scene_makes_lost(enc, st):
     """An interrupt, an opportunity action or a readied action taken as an
-    interrupt that resolved ahead of a melee attack and left none of its
-    targets within the attacker's reach makes it lost."""
+    interrupt that resolved ahead of a melee attack, or an immediate reaction
+    that resolved before the attack's next part, and left none of its targets
+    within the attacker's reach makes it lost."""
     top = enc.stack[-1]
-    if not gets_ahead(enc, top) or top.outcome is None or top.parent is None:
+    if not resolves_ahead(enc, top) or top.outcome is None or top.parent is None:
         return
     attack = enc.find(top.parent)
     if attack is None or attack.outcome is not None or not _melee_on_scene(enc, attack):

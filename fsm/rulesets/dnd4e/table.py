@@ -8,6 +8,7 @@ from ...engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_STA
                             TRIGGERED)
 from .. import common as c
 from .. import shared
+from . import effects as ef
 from . import limits as fx
 from . import scene as sc
 
@@ -29,78 +30,79 @@ _REACH = dict(movement_in_progress="4E-REACTION-MOVE",
 _ENTRIES = [
     # Actions of the turn (4E-ACTION-TYPES, 4E-STANDARD, 4E-MOVE, 4E-MINOR);
     # one at a time (4E-ONE-AT-A-TIME)
-    row("standard", [ACTING], BEFORE, fx.spend_standard, c.push_frame,
+    row("standard", [ACTING], BEFORE, ef.spend_standard, c.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-STANDARD-OWN-TURN", no_action_pending="4E-ONE-AT-A-TIME",
         standard_slot="4E-STANDARD", **_SCENE),
-    row("move", [ACTING], BEFORE, fx.spend_move, c.push_frame,
+    row("move", [ACTING], BEFORE, ef.spend_move, c.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-MOVE", no_action_pending="4E-ONE-AT-A-TIME",
         move_slot=("4E-MOVE-ONE", "4E-SUBSTITUTE"), **_SCENE),
-    row("minor", [ACTING], BEFORE, fx.spend_minor, c.push_frame,
+    row("minor", [ACTING], BEFORE, ef.spend_minor, c.push_frame,
         rules="4E-ACTION-TYPES",
         own_turn="4E-MINOR", no_action_pending="4E-ONE-AT-A-TIME",
         minor_slot=("4E-MINOR-ONE", "4E-SUBSTITUTE"), **_SCENE),
-    row("ready", [ACTING], BEFORE, fx.spend_standard, c.push_frame, fx.note_what_is_readied,
+    row("ready", [ACTING], BEFORE, ef.spend_standard, c.push_frame, ef.note_what_is_readied,
         rules="4E-READY",
         own_turn="4E-READY-COST", no_action_pending="4E-ONE-AT-A-TIME",
         standard_slot="4E-READY-COST"),
-    row("free", STATES, BEFORE, fx.count_free, c.push_frame,
+    row("free", STATES, BEFORE, ef.count_free, c.push_frame,
         rules=("4E-ACTION-TYPES", "4E-FREE"),
         no_own_action_pending="4E-ONE-AT-A-TIME", free_within_limit="4E-FREE-LIMIT",
         **_SCENE),
     # Triggered actions (4E-TRIGGER): free or no action at all (4E-TRIGGERED-FREE)
-    row("free-response", TRIGGERED, BEFORE, fx.count_free, c.note_use, c.push_frame,
+    row("free-response", TRIGGERED, BEFORE, ef.count_free, c.note_use, c.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-FREE"),
         **_OPEN, free_within_limit="4E-FREE-LIMIT", **_SCENE),
     row("no-action", TRIGGERED, BEFORE, c.push_frame,
         rules=("4E-TRIGGERED-FREE", "4E-NO-ACTION"), **_OPEN, **_SCENE),
     # Opportunity actions (4E-OPP-*)
-    row("opportunity", TRIGGERED, BEFORE, fx.spend_opportunity, c.push_frame,
+    row("opportunity", TRIGGERED, BEFORE, ef.spend_opportunity, c.push_frame,
         rules="4E-OPP-ANYONE",
         **_OPEN,
         opportunity_not_own_turn="4E-OPP-OWN-TURN", trigger_pending="4E-OPP-INTERRUPTS",
         triggered_by_enemy="4E-OPP-TRIGGER", provoked=("4E-OPP-TRIGGER", "4E-SCENE-GRID"),
         opportunity_unused="4E-OPP-ONCE", **_SCENE),
     # Immediate actions (4E-IMM-*): interrupts before, reactions after the trigger
-    row("interrupt", TRIGGERED, BEFORE, fx.spend_immediate, c.push_frame,
+    row("interrupt", TRIGGERED, BEFORE, ef.spend_immediate, c.push_frame,
         rules="4E-IMM-KINDS",
         has_trigger="4E-IMM-TRIGGER", trigger_still_open="4E-STACK",
         nothing_unresolved_above="4E-STACK",
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_pending="4E-INTERRUPT",
         immediate_unused="4E-IMM-ONCE", **_SCENE),
-    row("reaction", TRIGGERED, BEFORE, fx.spend_immediate, c.push_frame,
+    row("reaction", TRIGGERED, BEFORE, ef.spend_immediate, c.push_frame,
         rules="4E-IMM-KINDS",
         **_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", trigger_resolved="4E-REACTION",
         moved_one_square="4E-REACTION-MOVE", **_REACH,
         trigger_took_effect="4E-INTERRUPT-LOST", immediate_unused="4E-IMM-ONCE", **_SCENE),
-    row("readied", TRIGGERED, BEFORE, fx.use_readied, c.push_frame, fx.name_readied,
+    row("readied", TRIGGERED, BEFORE, ef.use_readied, c.push_frame, ef.name_readied,
         rules=("4E-READY", "4E-READY-INITIATIVE"),
         **_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
         readied_timing="4E-READY-TIMING", **_REACH,
         trigger_took_effect="4E-INTERRUPT-LOST", immediate_unused="4E-IMM-ONCE", **_SCENE),
-    # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST)
-    row("lose", [BEFORE], AFTER, fx.mark_lost, fx.owner_moves_on, rules="4E-STACK",
+    # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST), and the rest
+    # of one an immediate reaction came before (4E-REACTION-NEXT)
+    row("lose", [BEFORE], AFTER, ef.mark_lost, ef.owner_moves_on, rules="4E-STACK",
         actor_on_top="4E-STACK",
-        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST")),
+        interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST", "4E-REACTION-NEXT")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
     refuse("lose", [ACTING, PHASE_START, PHASE_END], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn
-    row("end-turn", [ACTING], PHASE_END, fx.reset_immediate, c.close_turn,
+    row("end-turn", [ACTING], PHASE_END, ef.reset_immediate, c.close_turn,
         rules=("4E-IMM-ONCE", "4E-SEQUENCE"), own_turn="4E-ONE-AT-A-TIME"),
     # machine-driven, T-CUT-IN: the reaction window of the triggering
     # combatant's finished frame survives its next step (4E-REACTION-NEXT)
-    row("keep-open", [AFTER], AFTER, fx.keep_window, by=MACHINE,
+    row("keep-open", [AFTER], AFTER, ef.keep_window, by=MACHINE,
         rules="4E-REACTION-NEXT", not_kept=(),
         window_survives=("4E-REACTION-NEXT", "4E-REACTION-WINDOW")),
     *shared.stack_rows("4E-STACK", "4E-TURN-MOMENTS", "4E-TRIGGER",
-                       resolve=(fx.interrupt_takes_hold, sc.scene_makes_lost, fx.ready_takes_hold,
-                                fx.readied_moves_initiative, fx.owner_moves_on),
-                       next_part_effects=(fx.close_part_window_if_strict,),
+                       resolve=(ef.interrupt_takes_hold, sc.scene_makes_lost, ef.ready_takes_hold,
+                                ef.readied_moves_initiative, ef.owner_moves_on),
+                       next_part_effects=(ef.close_part_window_if_strict,),
                        resolve_rules=("4E-SCENE-LOSS",)),
-    shared.next_turn_row(fx.refresh_actions, "4E-TURN-MOMENTS",
+    shared.next_turn_row(ef.refresh_actions, "4E-TURN-MOMENTS",
                          ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
 ]
 

@@ -8,6 +8,7 @@ from ...engine.frames import DONE
 from ...engine.rows import rewrite
 from ...engine.scene import adjacent
 from .. import EACH_TURN, Explore, Tally
+from . import effects as ef
 from . import limits as fx
 from . import scene as sc
 from .limits import INTERRUPTING, opportunity_left
@@ -190,7 +191,7 @@ def mutants(rows, refusals) -> list:
              "before", flipped, refusals),
             ("immediate-reset-at-turn-start", "the immediate action comes back at the start "
              "of your turn, not its end",
-             _move_effect(rows, fx.reset_immediate, "end-turn", "next-turn"), refusals)]
+             _move_effect(rows, ef.reset_immediate, "end-turn", "next-turn"), refusals)]
 
 
 def immediate_back_every_turn(enc, st):
@@ -231,7 +232,7 @@ def spend_opportunity_by_side(enc, st):
 
 def mark_lost_refunded(enc, st):
     top = enc.stack[-1]
-    fx.mark_lost(enc, st)
+    ef.mark_lost(enc, st)
     f = enc.fighters.get(top.owner)
     if f is not None and top.kind in ("standard", "ready"):
         f.standard += 1
@@ -252,11 +253,11 @@ def mistakes(rows, refusals, kit) -> list:
                         as_guard(opportunity_once_per_round, fx.opportunity_unused)),
          refusals),
         ("immediate-shared-by-side", "one immediate action per side, not per creature",
-         kit.swap_effect(rows, fx.spend_immediate, spend_immediate_by_side), refusals),
+         kit.swap_effect(rows, ef.spend_immediate, spend_immediate_by_side), refusals),
         ("opportunity-shared-by-side", "one opportunity action per side and turn",
-         kit.swap_effect(rows, fx.spend_opportunity, spend_opportunity_by_side), refusals),
+         kit.swap_effect(rows, ef.spend_opportunity, spend_opportunity_by_side), refusals),
         ("lost-action-refunded", "a lost action gives its cost back",
-         kit.swap_effect(rows, fx.mark_lost, mark_lost_refunded), refusals),
+         kit.swap_effect(rows, ef.mark_lost, mark_lost_refunded), refusals),
         ("answers-resolve-at-once", "answers take effect at once, never on the stack",
          kit.answers_at_once(rows), refusals),
         ("windows-survive-the-turn", "windows kept open survive the next turn's start",
@@ -309,9 +310,9 @@ def zoo(rows, refusals, kit) -> dict:
     can show here: the immediate action comes back as the readying turn ends.)"""
     return {
         "reactions-reset-per-round": (
-            kit.add_effect(kit.drop_effect(rows, fx.reset_immediate), "next-turn",
+            kit.add_effect(kit.drop_effect(rows, ef.reset_immediate), "next-turn",
                            immediates_back_at_round_start), refusals),
-        "readied-fires-twice": (kit.swap_effect(rows, fx.use_readied, readied_kept), refusals),
+        "readied-fires-twice": (kit.swap_effect(rows, ef.use_readied, readied_kept), refusals),
         "forced-movement-provokes": (
             kit.swap_guard(rows, sc.provoked, kit.as_guard(forced_moves_provoke, sc.provoked)),
             refusals),

@@ -92,37 +92,6 @@ def bonus_left(enc, st):
     return not enc.fighters[st.actor].bonus_used
 
 
-@guard("not-enough-movement", "{actor} has {movement} ft of movement left this turn; this "
-       "move needs {feet} ft", seen=_seen,
-       ok="{actor} has {movement} ft of movement left, enough for {feet} ft")
-def movement_left(enc, st):
-    """A move covers at most the movement left this turn (Speed, more after a Dash)."""
-    return feet(st) <= enc.fighters[st.actor].movement
-
-
-def _open_seen(enc, st):
-    seen = c.target_seen(enc, st)
-    own = [f for f in enc.stack if f.outcome is None and f.kind not in TURN_KINDS]
-    seen["open"] = ", ".join(f"{f.id} ({f.owner}'s {f.kind})" for f in own) or "nothing"
-    seen["ok"] = (f"{own[0].id}, {st.actor}'s own action, is between two of its attacks"
-                  if own else "nothing is unresolved on the stack")
-    return seen
-
-
-@guard("action-in-progress", "{open} is still unresolved; a move comes between the "
-       "attacks of one's own Attack action, not inside another action", seen=_open_seen,
-       ok="{ok}")
-def only_own_attacks_open(enc, st):
-    """Nothing is unresolved but the mover's own action between two of its attacks
-    (Extra Attack: moving between attacks)."""
-    for frame in enc.stack:
-        if frame.outcome is None and frame.kind not in TURN_KINDS:
-            if not (frame.owner == st.actor and frame.kind == "action"
-                    and frame.between_parts):
-                return False
-    return True
-
-
 def _own_move_or_action(enc, actor):
     for frame in enc.stack:
         if frame.owner == actor and frame.outcome is None \
@@ -198,6 +167,52 @@ def something_readied(enc, st):
     return enc.fighters[st.actor].readied is not None
 
 
+def _shape_seen(enc, st):
+    f = enc.fighters[st.actor]
+    seen = {"actor": st.actor, "parts": st.parts, "speed": f.speed, "feet": feet(st),
+            "attack": f" ({st.attack})" if st.attack else "", "kind": st.kind,
+            "shape": "", "within": ""}
+    if st.kind == "readied":
+        seen["shape"] = (f"{st.actor}'s readied response is a move" if _a_move(st) else
+                         f"{st.actor} readied a spell, whose parts stand" if f.readied_spell
+                         else f"{st.actor}'s readied response makes one attack")
+        if _a_move(st):
+            seen["within"] = (f"{st.actor}'s readied move covers {feet(st)} ft, within its "
+                              f"Speed ({f.speed} ft)")
+    return seen
+
+
+@guard("one-melee-attack", "an Opportunity Attack is one melee attack; {actor}'s has "
+       "{parts} part(s){attack}", seen=_shape_seen,
+       ok="{actor}'s Opportunity Attack is one melee attack")
+def one_melee_attack(enc, st):
+    """An Opportunity Attack makes one melee attack: one part, no other kind."""
+    return st.parts == 1 and st.attack in (None, "melee")
+
+
+def _a_move(st) -> bool:
+    return st.moving or bool(st.path)
+
+
+@guard("extra-attack-on-your-turn", "{actor}'s readied response makes {parts} attacks; "
+       "taken with the Reaction, an Attack action makes one (Extra Attack and its like "
+       "work on one's own turn)", seen=_shape_seen,
+       ok="{shape}")
+def readied_one_attack(enc, st):
+    """A readied Attack is taken with the Reaction, off one's turn: one attack
+    (a readied spell, or a move, keeps its parts)."""
+    return _a_move(st) or enc.fighters[st.actor].readied_spell or st.parts == 1
+
+
+@guard("not-enough-movement", "{actor}'s readied move covers {feet} ft; Ready lets it "
+       "move up to its Speed, {speed} ft", seen=_shape_seen,
+       ok="{within}")
+def readied_move_within_speed(enc, st):
+    """A readied move goes up to the creature's Speed (its turn's movement is
+    not what it spends)."""
+    return not _a_move(st) or feet(st) <= enc.fighters[st.actor].speed
+
+
 def _slot_seen(enc, st):
     f = enc.fighters[st.actor]
     ok = ""
@@ -205,11 +220,12 @@ def _slot_seen(enc, st):
         ok = ("a Reaction's spell slot is free of the one-slot limit (option "
               "slot_reactions: exempt)" if _exempt(enc, st)
               else f"{st.actor} has expended no spell slot on this turn")
-    return {"actor": st.actor, "when": enc.describe_turn(f.slot_turn), "ok": ok}
+    hint = c.option_hint("slot_reactions", "exempt") if st.kind == "reaction" else ""
+    return {"actor": st.actor, "when": enc.describe_turn(f.slot_turn), "ok": ok, "hint": hint}
 
 
 @guard("spell-slot-used", "{actor} has expended a spell slot on this turn already "
-       "({when})", seen=_slot_seen, ok="{ok}")
+       "({when}){hint}", seen=_slot_seen, ok="{ok}")
 def slot_left(enc, st):
     """One spell slot per turn, a Reaction's counted (the literal reading,
     option ``slot_reactions: counted``) or not (``exempt``)."""
@@ -220,6 +236,12 @@ def slot_left(enc, st):
 
 def _exempt(enc, st) -> bool:
     return st.kind == "reaction" and enc.options["slot_reactions"] == "exempt"
+
+
+def _counted(enc, frame) -> bool:
+    """Whether ``frame`` expended a slot that counts toward its owner's one
+    slot of its turn: it has ``slot`` and is no exempt Reaction (T-5E-SPELLS)."""
+    return SLOT in frame.flags and not _exempt(enc, frame)
 
 
 @guard("not-a-spell", "{trigger} is not a spell being cast", seen=c.target_seen,
@@ -306,18 +328,25 @@ def break_concentration(enc, st):
     spell it readied dissipates without taking effect."""
     f = enc.fighters.get(st.actor) if CONCENTRATION in st.flags else None
     if f is not None and f.readied_spell:
+        st.outcomes.notes.append(f"{f.id}'s Concentration breaks: the spell it readied "
+                                 f"({f.readied}) dissipates without taking effect")
         f.readied, f.readied_spell = None, False
 
 
 def counter(enc, st):
     """The countered spell dissipates: no effect, the action that cast it is
-    wasted, and a spell slot it used is not expended."""
+    wasted, and a spell slot it used is not expended (only a slot that
+    counted toward the turn's one slot is given back: an exempt Reaction's
+    never counted)."""
     top = enc.stack[-1]
     c.void(enc, st, DISRUPTED)
     owner = enc.fighters.get(top.owner)
-    if owner is not None and SLOT in top.flags and owner.slot_turn == top.turn:
+    if owner is not None and _counted(enc, top) and owner.slot_turn == top.turn:
         owner.slot_turn = -1
     if owner is not None and top.kind == "ready":
+        if owner.readied is not None:
+            st.outcomes.notes.append(f"the spell {owner.id} was readying with {top.id} "
+                                     "dissipates: nothing is readied")
         owner.readied, owner.readied_spell = None, False   # the held spell dissipates
 
 
@@ -328,4 +357,8 @@ def refresh(enc, st):
     f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
     f.reaction_used = False
     f.movement = f.speed
+    if f.readied is not None:
+        held = "the spell it readied dissipates" if f.readied_spell else "it lapses"
+        st.outcomes.notes.append(f"{f.id}'s turn starts with {f.readied} still readied: "
+                                 f"{held}")
     f.readied, f.readied_spell = None, False

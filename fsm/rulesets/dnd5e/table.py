@@ -8,43 +8,53 @@ from ...engine.rows import ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGE
 from .. import common as c
 from .. import shared
 from . import limits as fx
+from . import movement as mv
 from . import scene as sc
 
 # the guards this table's rows may name: the shared ones and this ruleset's own
-GUARDS = shared.book(fx, sc)
+GUARDS = shared.book(fx, sc, mv)
 row, refuse = GUARDS.row, GUARDS.refuse
 
-_TURN = dict(own_turn="5E-OWN-TURN", no_action_pending="5E-ONE-AT-A-TIME")
+# The turn's own steps come when nothing is unresolved but the actor's own move
+# between two squares, which they stop (T-5E-TURN: breaking up one's move)
+_TURN = dict(own_turn="5E-OWN-TURN",
+             only_own_move_paused=("5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP"))
+_BETWEEN_SQUARES = [ACTING, AFTER]
 _ACTION = dict(**_TURN, able_to_act="5E-INCAPACITATED", action_left="5E-ACTION")
 _ANSWER = dict(has_trigger="5E-TRIGGER", trigger_still_open="5E-REACTION-AFTER",
                nothing_unresolved_above="5E-STACK", able_to_act="5E-INCAPACITATED",
                reaction_left="5E-REACTION-ONE")
 # With positions, a stated provocation must be what they show (T-5E-OPPORTUNITY)
 _SCENE = dict(provokes_as_placed="5E-OA")
+# A path passes through allies' and Incapacitated creatures' spaces only (T-5E-SPACES)
+_SPACES = dict(passes_only_open_spaces="5E-SPACES")
 
 _ENTRIES = [
     # The turn's action (5E-ACTION): one, on your turn, one thing at a time
-    row("action", [ACTING], BEFORE, fx.spend_action, fx.spend_slot, c.push_frame,
-        rules=("5E-ACTION", "5E-CASTING-TIME"), **_ACTION, slot_left="5E-SLOT-ONE", **_SCENE),
-    row("dash", [ACTING], BEFORE, fx.spend_action, fx.dash, c.push_frame,
-        rules="5E-DASH", **_ACTION),
-    row("disengage", [ACTING], BEFORE, fx.spend_action, fx.disengage, c.push_frame,
-        rules="5E-DISENGAGE", **_ACTION),
-    row("ready", [ACTING], BEFORE, fx.spend_action, fx.spend_slot, c.push_frame,
+    row("action", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.spend_slot,
+        c.push_frame, rules=("5E-ACTION", "5E-CASTING-TIME"), **_ACTION,
+        slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
+    row("dash", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.dash,
+        c.push_frame, rules="5E-DASH", **_ACTION),
+    row("disengage", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action,
+        fx.disengage, c.push_frame, rules="5E-DISENGAGE", **_ACTION),
+    row("ready", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.spend_slot,
+        c.push_frame,
         fx.note_readied, rules=("5E-READY", "5E-READY-SPELL"), **_ACTION,
         slot_left="5E-SLOT-ONE"),
     # A Bonus Action: only when granted, one per turn
-    row("bonus", [ACTING], BEFORE, fx.spend_bonus, fx.spend_slot, c.push_frame,
-        rules=("5E-BONUS-ONE", "5E-CASTING-TIME"), **_TURN,
+    row("bonus", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_bonus, fx.spend_slot,
+        c.push_frame, rules=("5E-BONUS-ONE", "5E-CASTING-TIME"), **_TURN,
         able_to_act="5E-INCAPACITATED", bonus_granted="5E-BONUS-GRANTED",
-        bonus_left="5E-BONUS-ONE", slot_left="5E-SLOT-ONE", **_SCENE),
+        bonus_left="5E-BONUS-ONE", slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
     # Movement up to Speed, broken up around actions and between attacks
-    row("move", [ACTING, AFTER], BEFORE, fx.spend_movement, c.push_frame,
+    row("move", [ACTING, AFTER], BEFORE, mv.stop_own_move, fx.spend_movement, c.push_frame,
         rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
-        only_own_attacks_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE"),
-        movement_left="5E-MOVE-SPEED", **_SCENE),
+        only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-BREAK-UP"),
+        movement_left="5E-MOVE-SPEED", **_SPACES, **_SCENE),
     refuse("move", [BEFORE, PHASE_START, PHASE_END], own_turn="5E-OWN-TURN",
-           only_own_attacks_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE")),
+           only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE",
+                                 "5E-MOVE-BREAK-UP")),
     # The free object interaction: during your move or action, one per turn
     row("interact", [BEFORE, AFTER], BEFORE, fx.use_interaction, c.push_frame,
         rules="5E-INTERACT", own_turn="5E-OWN-TURN",
@@ -56,17 +66,20 @@ _ENTRIES = [
         c.push_frame, rules=("5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE"),
         **_ANSWER,
         before_its_trigger="5E-REACTION-BEFORE", after_its_trigger="5E-REACTION-AFTER",
-        slot_left="5E-SLOT-ONE", **_SCENE),
-    # The Opportunity Attack: right before a creature you can see leaves your reach
+        slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
+    # The Opportunity Attack: one melee attack, right before a creature you can
+    # see leaves your reach
     row("opportunity", TRIGGERED, BEFORE, fx.spend_reaction, c.push_frame,
         rules=("5E-OA", "5E-SURPRISE"), **_ANSWER, before_its_trigger="5E-OA",
         moves_by_itself=("5E-OA-OWN-MOVEMENT", "5E-TELEPORT"),
         not_disengaged="5E-DISENGAGE", leaves_reach=("5E-OA", "5E-REACH"),
-        sees_the_mover="5E-OA-SEE"),
-    # A readied response: the Reaction, right after its trigger finishes
+        sees_the_mover="5E-OA-SEE", one_melee_attack="5E-OA"),
+    # A readied response: the Reaction, right after its trigger finishes; one
+    # attack (Extra Attack is for one's turn), a move up to Speed
     row("readied", TRIGGERED, BEFORE, fx.spend_reaction, fx.use_readied, c.push_frame,
         rules="5E-READY", **_ANSWER, something_readied="5E-READY",
-        after_its_trigger="5E-READY-AFTER", **_SCENE),
+        after_its_trigger="5E-READY-AFTER", readied_one_attack="5E-EXTRA-ATTACK-OWN-TURN",
+        readied_move_within_speed="5E-READY", **_SPACES, **_SCENE),
     # Counterspell's failed save: the casting dissipates, its slot not expended
     row("counter", [BEFORE], AFTER, fx.counter, rules="5E-COUNTERSPELL",
         actor_on_top="5E-STACK", casting_a_spell="5E-COUNTERSPELL",
@@ -74,8 +87,9 @@ _ENTRIES = [
     refuse("counter", [AFTER], actor_on_top="5E-STACK", part_pending="5E-STACK"),
     refuse("counter", [ACTING, PHASE_START, PHASE_END], something_pending="5E-STACK"),
     # The turn: what it gives comes back at the start of your next turn
-    row("end-turn", [ACTING], PHASE_END, c.close_turn, rules="5E-INITIATIVE",
-        own_turn="5E-OWN-TURN"),
+    row("end-turn", _BETWEEN_SQUARES, PHASE_END, mv.stop_own_move, c.close_turn,
+        rules="5E-INITIATIVE", own_turn="5E-OWN-TURN",
+        only_own_move_paused=("5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP")),
     # an event may break its actor's Concentration (a readied spell dissipates)
     *shared.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
                        next_part_effects=(c.close_part_window,),
@@ -90,5 +104,6 @@ REFUSALS = _REFUSED + (
     *shared.nothing_to_answer(ROWS, fx.ANSWERS),
     *shared.off_turn_refusals(dict.fromkeys(("action", "dash", "disengage", "ready", "bonus"),
                                             "5E-OWN-TURN"),
-                              "5E-ONE-AT-A-TIME", end_turn="5E-OWN-TURN"),
+                              "5E-ONE-AT-A-TIME", end_turn="5E-OWN-TURN",
+                              phases=(PHASE_START, BEFORE, PHASE_END)),
 )

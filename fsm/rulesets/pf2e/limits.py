@@ -43,9 +43,19 @@ def reactions_budgeted(options) -> bool:
     return options["mode"] == "encounter" or options["exploration_reactions"] == "encounter"
 
 
+def _reaction_seen(enc, st):
+    seen = _fighter_seen(enc, st)
+    seen["hint"] = ""
+    if enc.options["mode"] == "exploration":
+        policy = enc.options["exploration_reactions"]
+        seen["hint"] = c.option_hint("exploration_reactions", "unlimited") \
+            if policy != "unlimited" else ""
+    return seen
+
+
 @guard("reaction-used-this-round",
-       "{actor} has {reactions} reaction(s) left until the start of its next turn",
-       gm="gm-exploration", seen=_fighter_seen,
+       "{actor} has {reactions} reaction(s) left until the start of its next turn{hint}",
+       gm="gm-exploration", seen=_reaction_seen,
        ok='{actor} has {reactions} reaction(s) left')
 def reaction_available(enc, st):
     """A reaction is left since the start of your last turn; outside encounters
@@ -58,8 +68,15 @@ def reaction_available(enc, st):
     return False
 
 
-@guard("before-first-turn", "{actor} has not had a turn yet in this encounter",
-       gm="gm-before-first-turn", seen=c.turn_seen)
+def _first_turn_seen(enc, st):
+    policy = enc.options["react_before_first_turn"]
+    hint = c.option_hint("react_before_first_turn", "allow") if policy == "forbid" else \
+        c.option_hint("react_before_first_turn", "allow or forbid", "settles it")
+    return dict(c.turn_seen(enc, st), hint=hint)
+
+
+@guard("before-first-turn", "{actor} has not had a turn yet in this encounter{hint}",
+       gm="gm-before-first-turn", seen=_first_turn_seen)
 def first_turn_policy(enc, st):
     """Reacting before your first turn is the GM's call (option ``react_before_first_turn``)."""
     if enc.fighters[st.actor].turns_started > 0:
@@ -74,25 +91,43 @@ def _used(enc, st):
     return enc.uses.get((st.target.id, st.target.occurrence, st.actor), ())
 
 
-@guard("one-reaction-per-trigger", "{actor} already reacted to trigger {trigger}",
-       seen=c.target_seen,
-       ok='{actor} has not reacted to {trigger} yet')
+def _occurrence_seen(enc, st):
+    """What an answer sees, with the occurrence of the trigger it answers in
+    words: a part of an activity is a trigger of its own (T-OCCURRENCE)."""
+    seen = c.target_seen(enc, st)
+    t = st.target
+    seen["occurrence"] = seen["trigger"]
+    if t is not None and t.parts > 1 and not t.moving:
+        seen["occurrence"] = f"part {t.occurrence} of {t.id}"
+    return seen
+
+
+@guard("one-reaction-per-trigger", "{actor} already reacted to trigger {occurrence}",
+       seen=_occurrence_seen,
+       ok='{actor} has not reacted to {occurrence} yet')
 def one_reaction_per_trigger(enc, st):
     """However many reactions you have, one per trigger."""
     return ("reaction", st.on) not in _used(enc, st)
 
 
 @guard("one-free-action-per-trigger",
-       "{actor} already used a free action on trigger {trigger}", seen=c.target_seen,
-       ok='{actor} has used no free action on {trigger} yet')
+       "{actor} already used a free action on trigger {occurrence}", seen=_occurrence_seen,
+       ok='{actor} has used no free action on {occurrence} yet')
 def one_free_per_trigger(enc, st):
     """Free actions are unlimited, but one per trigger."""
     return ("free", st.on) not in _used(enc, st)
 
 
+def _similar_seen(enc, st):
+    policy = enc.options["similar_triggers"]
+    hint = c.option_hint("similar_triggers", "distinct") if policy == "same" else \
+        c.option_hint("similar_triggers", "same or distinct", "settles it")
+    return dict(c.target_seen(enc, st), hint=hint)
+
+
 @guard("similar-trigger-same",
-       "trigger {label} of {trigger} is similar to one {actor} already answered",
-       gm="gm-similar-trigger", seen=c.target_seen)
+       "trigger {label} of {trigger} is similar to one {actor} already answered{hint}",
+       gm="gm-similar-trigger", seen=_similar_seen)
 def similar_trigger(enc, st):
     """Similar but not identical triggers: the GM decides whether they count as one
     (option ``similar_triggers``)."""
