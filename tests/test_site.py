@@ -464,6 +464,6 @@ def test_the_trackers_mistakes_page_names_rules_reports_and_catching_vectors(sit
             row = row.split("</tr>")[0]
             for rid in rs.zoo_rules[known.id]:
                 assert f"rule/{rid}.html" in row, (known.id, rs.name, rid)
-            paths = re.findall(r"<code>(spec/vectors/[^<]+)</code>", row)
+            paths = re.findall(r"<code>(spec/(?:vectors|scenarios)/[^<]+)</code>", row)
             assert paths and all((ROOT / p).is_file() for p in paths), (known.id, rs.name)
         assert games, known.id

@@ -1,44 +1,33 @@
 """The page for tracker authors: the trackers' mistakes (``mistakes.html``).
 
-For each mistake of :data:`fsm.conformance.mistakes.ZOO`: what goes wrong,
-what the texts say instead, the public reports that show it, and for each
-ruleset it applies to, the rules it breaks there (the ruleset's
-``zoo_rules``) and the vectors that catch it. The vectors are found by
-running each mistake, built as a mutant of the reference, against the
-suite as an engine reporting verdicts and reason codes only would be judged
-(:func:`fsm.conformance.scoring.score`), the hand-written vectors first, the
-first few that fail named.
+For each mistake of :func:`fsm.conformance.mistakes.catalogue`: what goes
+wrong, what the texts say instead, the public reports that show it, and for
+each ruleset it applies to, the rules it breaks there and the first vectors
+that catch it in an engine reporting verdicts and reason codes only, each
+named by its file so that a tracker's author can run it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..conformance.mistakes import ZOO
 from ..rulesets import RULESETS
 from .html import esc, page, prose, rule_link
 
 SHOWN = 3                        # vectors named per mistake and ruleset
 
 
-def catching(root: Path) -> dict:
-    """(ruleset, mistake id) -> the paths from ``root`` of the vectors that
-    fail on an engine with that mistake (at most :data:`SHOWN`): first those
-    that cover a rule it breaks, hand-written before generated."""
-    from ..conformance.mistakes import zoo
-    from ..conformance.scoring import score
+def catalogue(root: Path) -> list:
+    """The catalogue, each vector id replaced by its file's path from ``root``."""
+    from ..conformance.mistakes import catalogue as zoo
     from ..conformance.vectors import collect
-    folder = root / "spec" / "vectors"
-    vectors = collect([folder])
-    where = {doc["id"]: Path(path).relative_to(root).as_posix() for path, doc in vectors}
-    out = {}
-    for mutant in zoo():
-        broken = set(mutant.rules)
-        mine = sorted(vectors, key=lambda v: (not broken & set(v[1].get("rules") or ()),
-                                              "generated" in Path(v[0]).parts))
-        for m, killers in score(mine, only={mutant.id}, families=("zoo",), enough=SHOWN,
-                                verdicts_only=True):
-            out[(m.ruleset, m.id.split(":zoo-", 1)[1])] = [where[vid] for vid in killers]
+    vectors = collect([root / "spec" / "vectors", root / "spec" / "scenarios"])
+    where = {doc["id"]: Path(path).resolve().relative_to(root.resolve()).as_posix()
+             for path, doc in vectors}
+    out = zoo(vectors, enough=SHOWN)
+    for mistake in out:
+        for found in mistake["rulesets"].values():
+            found["vectors"] = [where[vid] for vid in found["vectors"]]
     return out
 
 
@@ -50,7 +39,7 @@ def report_link(report: str) -> str:
 
 
 def mistakes_page(root: Path) -> str:
-    caught = catching(root)
+    mistakes = catalogue(Path(root))
     parts = ["<p>Each mistake below has shipped in a real combat tracker, virtual "
              "tabletop module or game (the reports are public). For each, the rules it "
              "breaks in each game it applies to, and the conformance vectors that fail on "
@@ -59,26 +48,24 @@ def mistakes_page(root: Path) -> str:
              "--program 'YOUR ENGINE' FILES</code> (the protocol is in "
              "<code>spec/PROTOCOL.md</code>).</p>",
              '<ul class="toc">' + "".join(
-                 f'<li><a href="#{esc(k.id)}">{prose(k.wrong)}</a></li>' for k in ZOO)
+                 f'<li><a href="#{esc(m["id"])}">{prose(m["wrong"])}</a></li>' for m in mistakes)
              + "</ul>"]
-    for known in ZOO:
-        parts.append(f'<h2 id="{esc(known.id)}">{prose(known.wrong[:1].upper() + known.wrong[1:])}'
+    for m in mistakes:
+        parts.append(f'<h2 id="{esc(m["id"])}">{prose(m["wrong"][:1].upper() + m["wrong"][1:])}'
                      "</h2>")
         parts.append(f"<p><strong>What the texts say.</strong> "
-                     f"{prose(known.texts[:1].upper() + known.texts[1:])}.</p>")
-        if known.reports:
+                     f"{prose(m['texts'][:1].upper() + m['texts'][1:])}.</p>")
+        if m["reports"]:
             parts.append("<p><strong>Reported.</strong> "
-                         + ", ".join(report_link(r) for r in known.reports) + "</p>")
+                         + ", ".join(report_link(r) for r in m["reports"]) + "</p>")
         rows = []
-        for name, rs in RULESETS.items():
-            if (name, known.id) not in caught:
-                continue
-            vectors = caught[(name, known.id)]
-            rules = " ".join(rule_link(rid) for rid in rs.zoo_rules.get(known.id, ()))
-            found = "<br>".join(f"<code>{esc(path)}</code>" for path in vectors) or "none yet"
-            rows.append(f'<tr><td data-label="game">{esc(rs.title)}</td>'
+        for name, found in m["rulesets"].items():
+            rules = " ".join(rule_link(rid) for rid in found["rules"])
+            vectors = "<br>".join(f"<code>{esc(path)}</code>" for path in found["vectors"]) \
+                or "none yet"
+            rows.append(f'<tr><td data-label="game">{esc(RULESETS[name].title)}</td>'
                         f'<td data-label="rules it breaks">{rules}</td>'
-                        f'<td data-label="vectors that catch it">{found}</td></tr>')
+                        f'<td data-label="vectors that catch it">{vectors}</td></tr>')
         parts.append('<table class="cards">\n<thead><tr><th scope="col">game</th>'
                      '<th scope="col">rules it breaks</th><th scope="col">vectors that catch '
                      'it</th></tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody>\n</table>")
