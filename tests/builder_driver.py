@@ -20,6 +20,7 @@ and how many checks the page has made.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 
@@ -147,14 +148,17 @@ class Player:
             for name, value in doc["options"].items():
                 self.select(f'[data-option="{name}"]', json.dumps(value), f"option {name}")
         if all("at" in c for c in doc["combatants"]):
-            self.click("#b-grid", "grid")
+            if not self.b.execute_script("return Boolean(document.getElementById('b-place-prompt'))"):
+                self.click("#b-grid", "grid")
             for cid in order:
                 x, y = next(c["at"] for c in doc["combatants"] if c["id"] == cid)
                 self.click(f'#b-place button[data-x="{x}"][data-y="{y}"]', f"at {cid}")
+        usual = {name: p.default for name, p in
+                 inspect.signature(self.rs.fighter.__init__).parameters.items()}
         for c in doc["combatants"]:
             for name, value in c.items():
-                if name in ("id", "side", "at"):
-                    continue
+                if name in ("id", "side", "at") or usual.get(name) == value:
+                    continue            # as usual: nothing to choose
                 css = f'#b-combatants li[data-combatant="{c["id"]}"] [data-field="{name}"]'
                 if value is True:
                     self.click(css, f"{c['id']} {name}")
@@ -262,7 +266,9 @@ class Player:
 
     def fill(self, i, extra):
         """The form of step i's choice, filled with what the choice lacks:
-        what is typed first, then one quick button when one does the rest."""
+        what is typed first, then the fields no quick button gives, then the
+        quick button that gives the most of the rest (it adds the step with
+        what the form holds), else Add."""
         for name, value in list(extra.items()):
             box = self.b.execute_script(
                 f"return Boolean(document.querySelector('#b-form input[type=text]#b-field-{name}'))")
@@ -274,30 +280,34 @@ class Player:
             return
         quick = self.b.execute_script(
             "return [...document.querySelectorAll('#b-form [data-quick]')].map(b => b.dataset.quick)")
-        for n, value in enumerate(quick):
-            if json.loads(value) == extra:
-                self.click(None, "quick", n, "quick")
-                return
+        quick = [(n, json.loads(v)) for n, v in enumerate(quick)]
+        covering = [(len(q), n, q) for n, q in quick
+                    if all(extra.get(k) == v for k, v in q.items())]
+        last = max(covering, key=lambda c: c[:1]) if covering else None
+        rest = {k: v for k, v in extra.items() if last is None or k not in last[2]}
         step = self.doc["steps"][i]
-        for name, value in extra.items():
-            if name in ("path", "shift"):
+        for name, value in rest.items():
+            if name == "path":
                 continue
             css = f"#b-field-{name}"
             if name == "targets":
                 for t in value:
                     self.click(f'#b-form [data-target="{t}"]', "target")
-            elif value is True:
+            elif value is True and not (name == "shift" and last is None):
                 self.click(css, name)
-            else:
+            elif value is not True:
                 self.select(css, json.dumps(value), name)
-        if "path" in extra:
+        if "path" in rest:
             before = replay({**self.doc, "steps": self.doc["steps"][:i]}, "g").encounter
             mover = step.get("actor")
             start = list(before.fighters[mover].at) if mover else None
             jump = step.get("forced") == self.rs.scene.jump
             for x, y in path_clicks(start, step["path"], jump):
                 self.click(f'#b-form .path-grid button[data-x="{x}"][data-y="{y}"]', "square")
-        self.click("#b-add-shift" if extra.get("shift") else "#b-add", "add")
+        if last is not None:          # a quick button adds the step with what the form holds
+            self.click(None, "quick", last[1], "quick")
+        else:
+            self.click("#b-add-shift" if extra.get("shift") else "#b-add", "add")
 
     def play(self, upto=None) -> int:
         """Build the scenario (its first ``upto`` steps); the number of clicks

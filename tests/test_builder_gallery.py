@@ -22,6 +22,9 @@ MOST = 12
 OVER = {
     "4e-ranged-attack-next-to-the-goblin": "three combatants placed on the grid, and two "
                                            "attacks each aimed through its details",
+    "4e-reaction-shifts-out-of-the-second-attack": "two attack rolls aimed through the "
+                                                   "details, a shift walked in its details, "
+                                                   "and a refusal asked from the folded list",
     "4e-shift-away-on-the-grid": "four combatants placed, a reach set, two attacks aimed "
                                  "and two shifts walked square by square in their details",
     "5e-misty-step-out-of-reach": "three combatants placed, a teleport and a push each given "

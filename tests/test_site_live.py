@@ -488,7 +488,7 @@ def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, caps
     _css(browser, '#b-rulesets button[data-ruleset="dnd5e"]').click()
     _css(browser, "#b-who").send_keys("orc vs ayla")
     _css(browser, "#b-add-who").click()
-    _css(browser, "#b-grid").click()
+    assert "Click a square for Orc" in _css(browser, "#b-place-prompt").text   # asked at once
     for x, y in ((0, 0), (1, 0)):
         _css(browser, f'#b-place button[data-x="{x}"][data-y="{y}"]').click()
     _css(browser, 'button.choice[data-kind="end-turn"]').click()

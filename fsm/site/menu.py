@@ -105,6 +105,8 @@ class Menu:
                     "choices": turn})
         if anyone:
             out.append({"id": "anyone", "title": "Anyone, now", "choices": anyone})
+        if top is None:         # asked all the same: nothing waits to take effect
+            rest.append(self.choice([{"do": RESOLVE}], "Something takes effect"))
         out.append({"id": "rest", "title": "Not now", "folded": True,
                     "choices": [c for c in rest + others if c]})
         for g in out:

@@ -70,7 +70,8 @@
       const next = order.find((id) => !at[id]);
       if (!next) { change({ op: 'grid', at: at }); return; }
       box.textContent = '';
-      box.appendChild(el('p', { class: 'hint', id: 'b-place-prompt' }, 'Click a square for ' + names[next] + '.'));
+      box.appendChild(el('p', { class: 'hint', id: 'b-place-prompt' }, 'On a grid? Click a square for '
+        + names[next] + ' (or leave them off it: reach and moves are then said in words).'));
       const rest = el('button', { type: 'button', id: 'b-place-rest' }, 'Place the rest for me');
       rest.addEventListener('click', () => {
         let x = 0;
@@ -80,7 +81,7 @@
         });
         draw();
       });
-      const cancel = el('button', { type: 'button' }, 'Cancel');
+      const cancel = el('button', { type: 'button' }, 'Leave them off a grid');
       cancel.addEventListener('click', () => { box.textContent = ''; });
       box.appendChild(rest);
       box.appendChild(cancel);

@@ -160,7 +160,11 @@
       $('b-grid-note').textContent = m.grid ? 'Paths become counts of squares; say who a move provokes.'
         : 'Then reach, moves and attacks are read from where everyone stands.';
       $('b-place').textContent = '';
-      if (m.grid) { B.starts(m, $('b-place'), change); }
+      if (m.grid) {
+        B.starts(m, $('b-place'), change);
+      } else if (m.combatants.length && !m.steps) {   // before the first step: where do they stand?
+        B.placing(m, $('b-place'), change);
+      }
     }
 
     function addWho() {
