@@ -83,7 +83,7 @@ class Menu:
     # -- the groups ------------------------------------------------------------------
 
     def groups(self) -> list:
-        out, rest = [], []
+        out, rest, moments = [], [], []
         top = top_unresolved(self.enc)
         if top is not None:
             out.append({"id": "waiting", "title": f"{self.namer.frame(top)}: what happens to it",
@@ -97,12 +97,13 @@ class Menu:
             group = {"id": "answers", "trigger": fid, "title": f"Answers to {words}",
                      "choices": allowed + refused}
             if allowed or fid == (top.id if top else None):
-                out.append(group)
+                (moments if fid in TURN_KINDS else out).append(group)
             else:
                 rest += refused
         turn, anyone, others = self._turn(top)
         out.append({"id": "turn", "title": f"{self.namer.who(next_owner(self.enc))}'s turn",
                     "choices": turn})
+        out += moments                    # answers to a turn's start or end, seldom asked
         if anyone:
             out.append({"id": "anyone", "title": "Anyone, now", "choices": anyone})
         if top is None:         # asked all the same: nothing waits to take effect
@@ -172,7 +173,7 @@ class Menu:
         first, the turn's moments, and the frames that left it most recently."""
         enc, out, seen = self.enc, [], set()
         for f in reversed(enc.stack):
-            to = f.kind if f.kind in ("turn-start", "turn-end") else f.id
+            to = f.kind if f.kind in TURN_KINDS else f.id
             if to not in seen:
                 seen.add(to)
                 out.append((to, self.namer.frame(f)))
@@ -181,7 +182,7 @@ class Menu:
             f = enc.past.get(fid)
             if added == PAST_TRIGGERS:
                 break
-            if f is None or f.id in seen or f.kind in ("turn-start", "turn-end"):
+            if f is None or f.id in seen or f.kind in TURN_KINDS:
                 continue
             seen.add(f.id)
             added += 1

@@ -121,7 +121,7 @@
         const span = el('span', { class: 'combatant-fields' });
         fields.forEach((f) => {
           const id = 'b-f-' + c.id + '-' + f.name;
-          span.appendChild(el('label', { for: id }, (f.label || f.name) + ' '));
+          const label = el('label', { for: id }, (f.label || f.name) + ' ');
           let input;
           if (f.type === 'flag') {
             input = el('input', { id: id, type: 'checkbox', checked: c[f.name] === true, dataset: { field: f.name } });
@@ -135,7 +135,13 @@
             input = el('input', { id: id, type: 'number', min: f.low, max: f.high, size: 5, value: c[f.name], dataset: { field: f.name } });
             input.addEventListener('change', () => change({ op: 'field', id: c.id, name: f.name, value: input.value === '' ? null : Number(input.value) }));
           }
-          span.appendChild(input);
+          if (f.type === 'flag') {            // a box before its words, the words before a value
+            span.appendChild(input);
+            span.appendChild(label);
+          } else {
+            span.appendChild(label);
+            span.appendChild(input);
+          }
         });
         li.appendChild(span);
         if (i) {
