@@ -135,13 +135,16 @@
             input = el('input', { id: id, type: 'number', min: f.low, max: f.high, size: 5, value: c[f.name], dataset: { field: f.name } });
             input.addEventListener('change', () => change({ op: 'field', id: c.id, name: f.name, value: input.value === '' ? null : Number(input.value) }));
           }
+          const pair = el('span', { class: 'field' });     // kept on one line
           if (f.type === 'flag') {            // a box before its words, the words before a value
-            span.appendChild(input);
-            span.appendChild(label);
+            pair.appendChild(input);
+            pair.appendChild(label);
           } else {
-            span.appendChild(label);
-            span.appendChild(input);
+            pair.appendChild(label);
+            pair.appendChild(input);
           }
+          span.appendChild(pair);
+          span.appendChild(document.createTextNode(' '));
         });
         li.appendChild(span);
         if (i) {
