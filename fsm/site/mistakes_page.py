@@ -9,6 +9,7 @@ named by its file so that a tracker's author can run it.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from ..rulesets import RULESETS
@@ -17,17 +18,28 @@ from .html import esc, page, prose, rule_link
 SHOWN = 3                        # vectors named per mistake and ruleset
 
 
+_KNOWN: dict = {}          # the catalogue worked out, by the files it was worked out from
+
+
 def catalogue(root: Path) -> list:
-    """The catalogue, each vector id replaced by its file's path from ``root``."""
+    """The catalogue, each vector id replaced by its file's path from ``root``
+    (worked out once for the same files, as a process builds the site again)."""
     from ..conformance.mistakes import catalogue as zoo
     from ..conformance.vectors import collect
-    vectors = collect([root / "spec" / "vectors", root / "spec" / "scenarios"])
+    folders = [root / "spec" / "vectors", root / "spec" / "scenarios"]
+    files = tuple((str(p), p.stat().st_mtime_ns) for folder in folders
+                  for p in sorted(folder.rglob("*")) if p.is_file())
+    if files in _KNOWN:
+        return copy.deepcopy(_KNOWN[files])
+    vectors = collect(folders)
     where = {doc["id"]: Path(path).resolve().relative_to(root.resolve()).as_posix()
              for path, doc in vectors}
     out = zoo(vectors, enough=SHOWN)
     for mistake in out:
         for found in mistake["rulesets"].values():
             found["vectors"] = [where[vid] for vid in found["vectors"]]
+    _KNOWN.clear()
+    _KNOWN[files] = copy.deepcopy(out)
     return out
 
 
