@@ -49,6 +49,9 @@ def _raw(text):
 
 
 SWARM = 40
+# how long a hang or a stop in reading lasts: longer than any test waits on a
+# busy machine (the runner ends the engine; a leftover ends by itself)
+HANG = 900
 
 
 def _ack(what):
@@ -85,7 +88,7 @@ def main():
             if mode == "no-read":
                 print(json.dumps(hello), flush=True)
                 _ack("not reading")
-                time.sleep(60)
+                time.sleep(HANG)
             if mode == "pf2-only":
                 del hello["rulesets"]["dnd4e"]
                 del hello["rulesets"]["dnd5e"]
@@ -102,7 +105,7 @@ def main():
             raise ValueError(f"my engine cannot read vector {vector['id']}")
         if hit and mode == "hang":
             _ack("hanging")
-            time.sleep(60)
+            time.sleep(HANG)
         if hit and mode == "garbage":
             print("<<garbage>>", flush=True)
             continue
