@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from ..engine.rows import END_TURN, EVENT
 from ..engine.steps import makes_frame
 from ..errors import FsmError, StepError
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 from ..scenario import build
 
@@ -200,7 +201,7 @@ def _vector(rs, vid, description, step, scene) -> dict:
     if scene:
         for c in combatants:
             c["at"] = list(AT[c["id"]])
-    return {"format": 1, "id": vid, "ruleset": rs.name, "description": description,
+    return {"format": FORMAT, "id": vid, "ruleset": rs.name, "description": description,
             "rules": [], "combatants": combatants, "steps": [step]}
 
 

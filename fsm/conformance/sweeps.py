@@ -32,6 +32,7 @@ import json
 from ..engine import Encounter
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..errors import StepError
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 ROUNDS = 2
@@ -208,7 +209,7 @@ class _Sweep:
         refresh = {rule for r in self.rs.rows if r.step in ("next-turn", END_TURN)
                    for rule in r.rules}
         return {
-            "format": 1,
+            "format": FORMAT,
             "id": f"sweep-{self.rs.name}-{name}",
             "ruleset": self.rs.name,
             "description": (f"A sweep ({digest[:10]}): {len(self.order)} combatants over "

@@ -26,7 +26,7 @@ import json
 import re
 
 from ..errors import FsmError
-from ..io.scenario import parse_text
+from ..io.scenario import FORMAT, parse_text
 from ..rulesets import RULESETS
 from ..scenario import replay
 from .menu import Menu
@@ -137,7 +137,7 @@ def _apply(doc: dict, op, change: dict) -> dict:
     doc = json.loads(json.dumps(doc))          # a copy: the change never touches the old one
     if op == "new":
         rs = _ruleset(change.get("ruleset"))
-        out = {"format": 1, "id": NEW_ID, "ruleset": rs.name, "combatants": [], "steps": []}
+        out = {"format": FORMAT, "id": NEW_ID, "ruleset": rs.name, "combatants": [], "steps": []}
         return _question(out, change.get("question")) if change.get("question") else out
     doc.setdefault("steps", [])
     change_of = _CHANGES.get(op)
