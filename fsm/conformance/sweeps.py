@@ -30,6 +30,7 @@ import hashlib
 import json
 
 from ..engine import Encounter
+from ..engine.frames import TURN_END, TURN_KINDS, TURN_START
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..errors import StepError
 from ..io.scenario import FORMAT
@@ -39,7 +40,6 @@ ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
 # between two of its own
 PEOPLE = (("ayla", "heroes"), ("brom", "heroes"), ("grok", "monsters"))
-MOMENTS = ("turn-start", "turn-end")
 GRID_STEPS = "steps"      # a move's path as steps from where its actor stands
 MAX_SETTLE = 40        # resolves and continues that bring the stack down, at most
 HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
@@ -95,7 +95,7 @@ class _Sweep:
 
     def _top(self):
         for frame in reversed(self.enc.stack):
-            if frame.outcome is None and frame.kind not in MOMENTS:
+            if frame.outcome is None and frame.kind not in TURN_KINDS:
                 return frame
         return None
 
@@ -138,7 +138,7 @@ class _Sweep:
         enc = self.enc
         active = self._next_active()
         if "moments" in self.windows:
-            self.answer_round("turn-start")
+            self.answer_round(TURN_START)
         others = tuple(c for c in enc.order if c != active)
         answered = False
         self.turns += 1
@@ -174,7 +174,7 @@ class _Sweep:
         self.settle()
         self.play({"do": END_TURN}, facts=True)
         if "moments" in self.windows:
-            self.answer_round("turn-end")
+            self.answer_round(TURN_END)
         self.settle()
 
     def _answered(self, fid) -> None:

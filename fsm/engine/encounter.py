@@ -27,10 +27,10 @@ from . import query, setup, state as S
 from .dispatch import DISPATCHERS
 from .exclusive import new_lock, one_call_at_a_time
 from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
-from .frames import Frame, Journal
+from .frames import Frame, Journal, moment_id
 from .guard import Outcomes
 from .rows import AFTER, PHASE_END, PHASE_START
-from .steps import MOMENTS, fields_of, parse, text_fields_of
+from .steps import fields_of, parse, text_fields_of
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 
 # Phases from which a machine row may fire before a step (see _settle).
@@ -78,7 +78,7 @@ class Encounter:
         self._fields, self._text_fields = fields_of(rs), text_fields_of(rs)
         self.observer = observer
         self.fighters[self.order[0]].turns_started = 1
-        self.push(Frame("turn-start@1", self.order[0], TURN_START, turn=1, phase=RESOLVED))
+        self.push(Frame(moment_id(TURN_START, 1), self.order[0], TURN_START, turn=1, phase=RESOLVED))
         if dispatcher not in DISPATCHERS:
             raise StepError(f"unknown dispatcher {dispatcher!r}", "dispatcher")
         self._dispatch = DISPATCHERS[dispatcher]()
@@ -366,7 +366,7 @@ class Encounter:
         for f in reversed(self.stack):
             if f.kind == kind:
                 return f
-        return self.past.get(f"{kind}@{self.turn_serial}")
+        return self.past.get(moment_id(kind, self.turn_serial))
 
     def _bind_answer(self, st):
         """The trigger an answer names: a frame on the stack (the top one by
@@ -374,10 +374,10 @@ class Encounter:
         if st.to is None:
             st.target = self.stack[-1] if self.stack else None
             return
-        if st.to in MOMENTS:
+        if st.to in TURN_KINDS:
             st.target = self.moment(st.to)
             return
-        if st.to == f"{TURN_START}@{self.turn_serial + 1}" and self.stack \
+        if st.to == moment_id(TURN_START, self.turn_serial + 1) and self.stack \
                 and self.stack[0].kind == TURN_END:
             # the next turn's moment: found once settling has started that turn
             st.next_turn = True

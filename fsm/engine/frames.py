@@ -20,11 +20,18 @@ DONE = "resolved"
 LOST = "lost"
 DISRUPTED = "disrupted"
 
-# Kinds of frame that are not actions but moments of the turn.
+# Kinds of frame that are not actions but moments of the turn. An answer's
+# ``to`` may name them for the current turn's moment; the schema lists them in
+# this order.
 TURN_START = "turn-start"
 TURN_END = "turn-end"
 EVENT = "event"
-TURN_KINDS = frozenset({TURN_START, TURN_END})
+TURN_KINDS = (TURN_START, TURN_END)
+
+
+def moment_id(kind: str, turn: int) -> str:
+    """The id of the moment ``kind`` of the turn numbered ``turn``: turn-end@3."""
+    return f"{kind}@{turn}"
 
 
 # What a frame keeps of the step that made it, each with its value when no step

@@ -8,11 +8,10 @@ import re
 
 from ..errors import StepError
 from . import scene
-from .frames import CARRIED, CARRIED_DEFAULTS, TURN_END, carry
+from .frames import CARRIED, CARRIED_DEFAULTS, TURN_END, TURN_KINDS, carry
 from .guard import Outcomes
 from .rows import END_TURN
 
-MOMENTS = ("turn-start", "turn-end")
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
 
@@ -24,7 +23,7 @@ _COUNT = {"type": "integer", "minimum": COUNT_RANGE[0], "maximum": COUNT_RANGE[1
 _FIELDS = (
     ("do", {"type": "string"}, False),
     ("actor", {"type": ["string", "null"]}, False),       # null: as if absent (T-ERRORS)
-    ("id", {"type": "string", "minLength": 1, "not": {"enum": list(MOMENTS)}}, False),
+    ("id", {"type": "string", "minLength": 1, "not": {"enum": list(TURN_KINDS)}}, False),
     ("to", {"type": ["string", "null"]}, False),
     ("on", {"type": "string"}, False),
     ("name", {"type": ["string", "null"]}, False),
@@ -238,7 +237,7 @@ def parse(enc, data, index: int) -> Step:
 def _frame_id(enc, st, data, index) -> None:
     if "id" in data:
         fid = data["id"]
-        if not isinstance(fid, str) or not fid or fid in MOMENTS:
+        if not isinstance(fid, str) or not fid or fid in TURN_KINDS:
             raise StepError("'id' must be a non-empty string other than turn-start "
                             "and turn-end", "id")
         if _taken(enc, fid) or _MOMENT_ID.match(fid):
@@ -253,7 +252,7 @@ def _frame_id(enc, st, data, index) -> None:
 
 
 # turn-start@N and turn-end@N are the moments' own ids, those to come included
-_MOMENT_ID = re.compile(r"turn-(?:start|end)@[0-9]+\Z")
+_MOMENT_ID = re.compile(f"(?:{'|'.join(map(re.escape, TURN_KINDS))})@[0-9]+\\Z")
 
 
 def _taken(enc, fid) -> bool:

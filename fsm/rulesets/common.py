@@ -10,7 +10,7 @@ adds its own rows, budgets and limits.
 from __future__ import annotations
 
 from ..engine.frames import (DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
-                             TURN_START, Frame, carried_of)
+                             TURN_START, Frame, carried_of, moment_id)
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
 from ..engine.steps import with_article
@@ -323,7 +323,7 @@ def note_use(enc, st):
 
 def close_turn(enc, st):
     """The turn's owner ends its turn: the turn-end moment opens."""
-    enc.push(Frame(f"turn-end@{enc.turn_serial}", enc.active, TURN_END,
+    enc.push(Frame(moment_id(TURN_END, enc.turn_serial), enc.active, TURN_END,
                    turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn ends")
 
@@ -338,6 +338,6 @@ def open_next_turn(enc, st):
     for fid in list(enc.kept):
         close_window(enc, enc.kept.pop(fid), st, words)
     enc.advance()
-    enc.push(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
+    enc.push(Frame(moment_id(TURN_START, enc.turn_serial), enc.active, TURN_START,
                    turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn starts")
