@@ -1,6 +1,6 @@
 """D&D 4e: the combatant's budgets, and the guards only this ruleset has
-(its effects are in ``effects``). Guards register by name for the table to
-name them."""
+(its effects are in ``effects``). The rows hold these guards through the
+table's guard book (``table.GUARDS``), which names them by keyword."""
 
 from __future__ import annotations
 

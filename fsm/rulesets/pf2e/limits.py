@@ -1,5 +1,6 @@
 """Pathfinder 2e: the creature's budgets, and the guards and effects only
-this ruleset has. Guards register by name for the table to name them."""
+this ruleset has. The rows hold these guards through the table's guard book
+(``table.GUARDS``), which names them by keyword."""
 
 from __future__ import annotations
 
