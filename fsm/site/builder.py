@@ -25,6 +25,7 @@ import json
 
 import re
 
+from ..engine.setup import combatant_fields
 from ..errors import FsmError
 from ..io.scenario import FORMAT, parse_text
 from ..rulesets import RULESETS
@@ -150,7 +151,7 @@ def _switch(doc, change):
     rs = _ruleset(change.get("ruleset"))
     doc["ruleset"] = rs.name
     doc.pop("options", None)
-    allowed = {"id", "side", "name", "at", "reach", *rs.fighter.FIELDS}
+    allowed = set(combatant_fields(rs))
     doc["combatants"] = [{k: v for k, v in c.items() if k in allowed}
                          for c in doc.get("combatants") or ()]
     doc["steps"] = []
