@@ -315,10 +315,10 @@ def close_window(enc, frame, st, words) -> None:
 
 def note_use(enc, st):
     """Remember which kind of answer this creature gave on this occurrence of
-    the trigger (each part of an action is an occurrence of its own)."""
-    kind = "reaction" if st.kind == "reaction" else "free"
+    the trigger (each part of an action is an occurrence of its own), and on
+    which of its labels."""
     key = (st.target.id, st.target.occurrence, st.actor)
-    enc.uses[key] = enc.uses.get(key, ()) + ((kind, st.on),)
+    enc.uses[key] = enc.uses.get(key, ()) + ((st.kind, st.on),)
 
 
 def close_turn(enc, st):
