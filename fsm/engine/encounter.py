@@ -29,12 +29,12 @@ from .exclusive import new_lock, one_call_at_a_time
 from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
 from .frames import Frame, Journal, moment_id
 from .guard import Outcomes
-from .rows import AFTER, PHASE_END, PHASE_START
+from .rows import AFTER, ENDING, STARTING
 from .steps import fields_of, parse, text_fields_of
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 
 # Phases from which a machine row may fire before a step (see _settle).
-_SETTLING = frozenset({AFTER, PHASE_START, PHASE_END})
+_SETTLING = frozenset({AFTER, STARTING, ENDING})
 
 
 @one_call_at_a_time("step", "try_step", "possible", "snapshot", "restore", "fingerprint",

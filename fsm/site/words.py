@@ -18,8 +18,8 @@ import string
 from collections import Counter
 
 from ..engine.frames import EVENT as EVENT_FRAME, TURN_END, TURN_KINDS, TURN_START
-from ..engine.rows import (ACTING, AFTER, BEFORE, CONTINUE, END_TURN, EVENT, PHASE_END,
-                           PHASE_START, RESOLVE)
+from ..engine.rows import (ACTING, AFTER, BEFORE, CONTINUE, END_TURN, ENDING, EVENT,
+                           RESOLVE, STARTING)
 from ..rulesets.words import COUNT, COUNTED, FEET, USED, WHAT
 
 SHORT = 36               # a name is cut to this many characters in a step's title
@@ -321,9 +321,9 @@ class Namer:
         who, state = self.who(enc.active), enc.state
         head = f"Round {enc.round}, {who}'s turn"
         top = top_frame(enc)
-        if state == PHASE_START:
+        if state == STARTING:
             return f"{head}: it starts; what answers its start comes now"
-        if state == PHASE_END:
+        if state == ENDING:
             return f"{head}: it is ending; {self.who(next_owner(enc))}'s turn comes next"
         if state == ACTING or top is None:
             return f"{head}: {who} may act"
