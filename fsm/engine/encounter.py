@@ -26,7 +26,7 @@ from ..errors import StepError, TableGap
 from . import query, setup, state as S
 from .dispatch import DISPATCHERS
 from .exclusive import new_lock, one_call_at_a_time
-from .frames import DISRUPTED, DONE, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
+from .frames import DISRUPTED, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
 from .frames import Frame, Journal, moment_id
 from .guard import Outcomes
 from .rows import AFTER, ENDING, STARTING
@@ -68,7 +68,7 @@ class Encounter:
         self.past_order: list[str] = []
         self.kept: dict[str, Frame] = {}      # past frames whose window is still open
         self._on_stack: dict = {}             # frame id -> how many on the stack
-        self._outcomes: dict = {DONE: [], LOST: [], DISRUPTED: []}
+        self._outcomes: dict = {RESOLVED: [], LOST: [], DISRUPTED: []}
         self.uses: dict = {}
         self.log: list[dict] = []
         self.steps_seen = 0
@@ -104,7 +104,7 @@ class Encounter:
         """The facts of :mod:`fsm.engine.facts`, in its order (positions: with a scene)."""
         return {"state": self.state, "round": self.round, "active": self.active,
                 "initiative": list(self.order), "budgets": self.budgets(),
-                "resolved": self.outcomes(DONE), "lost": self.outcomes(LOST),
+                "resolved": self.outcomes(RESOLVED), "lost": self.outcomes(LOST),
                 "disrupted": self.outcomes(DISRUPTED),
                 "stack": [f.id for f in self.stack if f.kind not in TURN_KINDS],
                 **({"positions": {cid: list(f.at) for cid, f in self.fighters.items()}}

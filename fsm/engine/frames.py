@@ -14,9 +14,7 @@ PENDING = "pending"    # the frame's current part has been declared, not resolve
 RESOLVED = "resolved"  # the frame's current part has resolved
 
 # Outcomes of a frame once it is finished. A frame resolved completely has the
-# outcome DONE, spelled as the phase RESOLVED of its last part: the facts name
-# both "resolved", so the two words are kept one.
-DONE = "resolved"
+# outcome RESOLVED, the phase of its last part: the facts name both "resolved".
 LOST = "lost"
 DISRUPTED = "disrupted"
 

@@ -9,8 +9,8 @@ adds its own rows, budgets and limits.
 
 from __future__ import annotations
 
-from ..engine.frames import (DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
-                             TURN_START, Frame, carried_of, moment_id)
+from ..engine.frames import (PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame,
+                             carried_of, moment_id)
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
 from ..engine.steps import with_article
@@ -249,8 +249,8 @@ def resolve_part(enc, st):
         enc.fighters[top.owner].at = top.path[top.done - 1]
         where = {"square": top.path[top.done - 1]}
     if top.done >= top.parts:
-        top.outcome = DONE
-        enc.note(st, top, DONE, **where)
+        top.outcome = RESOLVED
+        enc.note(st, top, RESOLVED, **where)
     else:
         enc.note(st, top, f"part {top.done}/{top.parts}", **where)
 

@@ -4,7 +4,7 @@ table's guard book (``table.GUARDS``), which names them by keyword."""
 
 from __future__ import annotations
 
-from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS, Fighter
+from ...engine.frames import EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
 from .. import common as c
 
@@ -293,7 +293,7 @@ def _ahead_seen(enc, st):
     # the latest, on the stack or off it (it left as the stack moved on, T-LEAVE)
     later = (*reversed(enc.stack), *(enc.past.get(i) for i in reversed(enc.past_order)))
     ahead = next((f for f in later if t is not None and f is not None and f.parent == t.id
-                  and f.outcome == DONE and resolves_ahead(enc, f)), None)
+                  and f.outcome == RESOLVED and resolves_ahead(enc, f)), None)
     seen["ahead"] = (f"{ahead.owner}'s {_AHEAD_WORDS[ahead.kind]} {ahead.id}"
                      if ahead is not None else "an interrupt")
     return seen
@@ -318,7 +318,7 @@ def window_survives(enc, st):
     if enc.options["reaction_window"] != "interrupts-next":
         return False
     top = enc.stack[-1]
-    return (top.outcome == DONE and top.kind not in TURN_KINDS and top.after_open
+    return (top.outcome == RESOLVED and top.kind not in TURN_KINDS and top.after_open
             and top.owner is not None and top.owner == st.actor and top.kind != EVENT
             and (st.kind in TURN_ACTIONS or st.kind == "end-turn"))
 
