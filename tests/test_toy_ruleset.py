@@ -86,7 +86,7 @@ TOY = Ruleset(
     options=(), fighter=ToyFighter, rows=ROWS, refusals=REFUSALS,
     turn_actions=frozenset({"strike"}), answers=(), stack_moves=frozenset({"resolve",
                                                                             "continue"}),
-    steps=(StepSpec("strike", cost=1),),
+    step_specs=(StepSpec("strike", cost=1),),
     budgets=lambda enc, f: {"strikes": f.strikes},
     explore=Explore(tallies=(Tally("strikes", EACH_TURN),),
                     turn_moves=lambda actor, others: [("strike", ())],

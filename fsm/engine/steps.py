@@ -105,8 +105,8 @@ def makes_frame(ruleset, kind: str) -> bool:
 
 def fields_of(ruleset) -> frozenset:
     """Every field a step of ``ruleset`` may have."""
-    extra = {"cost"} if any(s.cost_field for s in ruleset.steps) else set()
-    for spec in ruleset.steps:
+    extra = {"cost"} if any(s.cost_field for s in ruleset.step_specs) else set()
+    for spec in ruleset.step_specs:
         extra.update(spec.text_fields)
     return COMMON_FIELDS | extra | ruleset.flag_fields
 
@@ -199,7 +199,7 @@ def parse(enc, data, index: int) -> Step:
         if not given and not st.path:      # a path gives one part per square
             st.parts = st.cost
     elif "cost" in data:
-        takes = [s.kind for s in rs.steps if s.cost_field]
+        takes = [s.kind for s in rs.step_specs if s.cost_field]
         raise StepError(f"'cost' applies to {', '.join(takes) or 'no'} steps only, "
                         f"not to {kind}", "cost", "field-of-another-kind")
     elif spec is not None:
@@ -216,7 +216,7 @@ def parse(enc, data, index: int) -> Step:
     flags = rs.flag_fields
     for key in sorted(flags.intersection(data)) if flags else ():
         if spec is None or key not in spec.flags:
-            takes = [s.kind for s in rs.steps if key in s.flags]
+            takes = [s.kind for s in rs.step_specs if key in s.flags]
             raise StepError(f"'{key}' (true or false) belongs to a {' or '.join(takes)} step",
                             key, "field-of-another-kind")
         if not isinstance(data[key], bool):
@@ -226,7 +226,7 @@ def parse(enc, data, index: int) -> Step:
     for key in enc._text_fields:
         if data.get(key) is not None:
             if spec is None or key not in spec.text_fields or not isinstance(data[key], str):
-                takes = [s.kind for s in rs.steps if key in s.text_fields]
+                takes = [s.kind for s in rs.step_specs if key in s.text_fields]
                 raise StepError(f"'{key}' (a string) belongs to a {' or '.join(takes)} step",
                                 key, "bad-value" if spec is not None and key in
                                 spec.text_fields else "field-of-another-kind")

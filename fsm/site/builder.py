@@ -99,7 +99,7 @@ def menu(text: str) -> dict:
                "combatants": [{**c, "who": namer.who(c.get("id"))} for c in combatants],
                "grid": bool(combatants) and all("at" in c for c in combatants),
                "steps": len(doc.get("steps") or ()), "groups": [], "now": "",
-               "moving": [spec.kind for spec in rs.steps if spec.moving]}
+               "moving": [spec.kind for spec in rs.step_specs if spec.moving]}
         if not combatants:
             out["now"] = "Who fights? Name them in turn order."
             return out

@@ -340,7 +340,7 @@ class Namer:
 
 
 def _text_fields(rs) -> set:
-    return {f for s in rs.steps for f in s.text_fields}
+    return {f for s in rs.step_specs for f in s.text_fields}
 
 
 def find(enc, fid):

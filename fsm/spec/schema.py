@@ -54,7 +54,7 @@ def _step_fields(rulesets) -> dict:
     """The common fields, then those some ruleset's step specs add, then expect."""
     extra: dict = {}
     for rs in rulesets:
-        for spec in rs.steps:
+        for spec in rs.step_specs:
             if spec.cost_field:
                 extra["cost"] = COST_SCHEMA
             for name in spec.text_fields:
