@@ -32,6 +32,7 @@ import json
 from ..engine import Encounter
 from ..engine.frames import TURN_END, TURN_KINDS, TURN_START
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
+from ..engine.turn import whose_turn
 from ..errors import StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
@@ -127,16 +128,9 @@ class _Sweep:
             if self.play({"do": kind}) != "allowed":
                 return
 
-    def _next_active(self) -> str:
-        """Whose turn the next step falls in: once a turn has ended, the next
-        one in initiative order (T-NEXT-TURN)."""
-        enc = self.enc
-        ended = bool(enc.stack) and enc.stack[0].kind == "turn-end"
-        return enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active
-
     def turn(self) -> None:
         enc = self.enc
-        active = self._next_active()
+        active = whose_turn(enc)
         if "moments" in self.windows:
             self.answer_round(TURN_START)
         others = tuple(c for c in enc.order if c != active)

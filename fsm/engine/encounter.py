@@ -26,11 +26,12 @@ from ..errors import StepError, TableGap
 from . import query, setup, state as S
 from .dispatch import DISPATCHERS
 from .exclusive import new_lock, one_call_at_a_time
-from .frames import DISRUPTED, LOST, RESOLVED, TURN_END, TURN_KINDS, TURN_START
+from .frames import DISRUPTED, LOST, RESOLVED, TURN_KINDS, TURN_START
 from .frames import Frame, Journal, moment_id
 from .guard import Outcomes
 from .rows import AFTER, ENDING, STARTING
 from .steps import fields_of, parse, text_fields_of
+from .turn import turn_ended
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 
 # Phases from which a machine row may fire before a step (see _settle).
@@ -377,8 +378,7 @@ class Encounter:
         if st.to in TURN_KINDS:
             st.target = self.moment(st.to)
             return
-        if st.to == moment_id(TURN_START, self.turn_serial + 1) and self.stack \
-                and self.stack[0].kind == TURN_END:
+        if st.to == moment_id(TURN_START, self.turn_serial + 1) and turn_ended(self):
             # the next turn's moment: found once settling has started that turn
             st.next_turn = True
             return

@@ -8,9 +8,10 @@ import re
 
 from ..errors import StepError
 from . import scene
-from .frames import CARRIED, CARRIED_DEFAULTS, TURN_END, TURN_KINDS, carry
+from .frames import CARRIED, CARRIED_DEFAULTS, TURN_KINDS, carry
 from .guard import Outcomes
 from .rows import END_TURN
+from .turn import whose_turn
 
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
@@ -161,8 +162,7 @@ def parse(enc, data, index: int) -> Step:
     elif kind == END_TURN:
         # the active combatant; once its turn-end moment is on the stack, the next
         # one in initiative order (T-NEXT-TURN)
-        ended = bool(enc.stack) and enc.stack[0].kind == TURN_END
-        actor = enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active
+        actor = whose_turn(enc)
     st.actor = actor
     _frame_id(enc, st, data, index)
     to = data.get("to")

@@ -14,6 +14,7 @@ from ..engine.frames import (PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
 from ..engine.steps import with_article
+from ..engine.turn import next_in_order, turn_ended
 
 # -- what guards see, for explanations -----------------------------------------------
 
@@ -152,10 +153,6 @@ def _untriggered(enc, st) -> bool:
     return st.kind in enc.ruleset.turn_actions or st.kind == END_TURN
 
 
-def _turn_ended(enc) -> bool:
-    return bool(enc.stack) and enc.stack[0].kind == TURN_END
-
-
 @timing("play moves past the finished frame")
 def play_moves_past(enc, st):
     """T-LEAVE: a finished frame leaves the top of the stack before a step that
@@ -173,7 +170,7 @@ def play_moves_past(enc, st):
         return True
     if _untriggered(enc, st) and st.actor in (top.owner, enc.active):
         return True
-    return _turn_ended(enc)
+    return turn_ended(enc)
 
 
 @timing("its owner moves on from the turn's start")
@@ -331,7 +328,7 @@ def close_turn(enc, st):
 def open_next_turn(enc, st):
     """The next combatant in initiative order starts its turn; every window
     still open closes (T-NEXT-TURN)."""
-    words = f"when {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn started"
+    words = f"when {next_in_order(enc)}'s turn started"
     moment = enc.pop()
     close_window(enc, moment, st, words)
     enc.remember_past(moment)

@@ -4,8 +4,9 @@ table's guard book (``table.GUARDS``), which names them by keyword."""
 
 from __future__ import annotations
 
-from ...engine.frames import EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS, Fighter
+from ...engine.frames import EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
+from ...engine.turn import turn_ended
 from .. import common as c
 
 TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
@@ -71,7 +72,7 @@ def _fighter_seen(enc, st):
 
 def _turn_ended_once(enc, actor) -> bool:
     f = enc.fighters[actor]
-    ended_now = enc.active == actor and bool(enc.stack) and enc.stack[0].kind == TURN_END
+    ended_now = enc.active == actor and turn_ended(enc)
     return f.turns_started > 1 or (f.turns_started == 1 and (enc.active != actor or ended_now))
 
 
