@@ -224,13 +224,9 @@ class Encounter:
         self.turns.append((self.round, self.active))
         self.fighters[self.active].turns_started += 1
 
-    def move_before(self, mover: str, trigger_id: str):
-        trigger = self.find(trigger_id) or self.past.get(trigger_id)
-        if trigger is None or trigger.owner is None or trigger.owner == mover:
-            return
+    def reorder(self, order) -> None:
+        """The same combatants in another initiative order; the active one keeps its turn."""
         active = self.active
-        order = [c for c in self.order if c != mover]
-        order.insert(order.index(trigger.owner), mover)
         self.order = tuple(order)
         self.turn_index = self.order.index(active)
 

@@ -97,8 +97,14 @@ def readied_moves_initiative(enc, st):
     """Once a readied action resolves, its owner acts just before the
     combatant whose action triggered it (4E-READY-INITIATIVE)."""
     top = enc.stack[-1]
-    if top.outcome == RESOLVED and top.kind == "readied":
-        enc.move_before(top.owner, top.parent)
+    if top.outcome != RESOLVED or top.kind != "readied":
+        return
+    trigger = enc.find(top.parent) or enc.past.get(top.parent)
+    if trigger is None or trigger.owner is None or trigger.owner == top.owner:
+        return
+    order = [c for c in enc.order if c != top.owner]
+    order.insert(order.index(trigger.owner), top.owner)
+    enc.reorder(order)
 
 
 def mark_lost(enc, st):
