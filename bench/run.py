@@ -155,7 +155,7 @@ def _bare_machine(ruleset: str):
     model = _Bare()
     bare = [{k: t[k] for k in ("trigger", "source", "dest")}
             for t in machine_transitions(RULESETS[ruleset].rows)]
-    Machine(model=model, states=list(T.STATES), initial=T.PHASE_START, send_event=True,
+    Machine(model=model, states=list(T.STATES), initial=T.STARTING, send_event=True,
             auto_transitions=False, ignore_invalid_triggers=False, transitions=bare)
     return model
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .engine.rows import PHASE_NOTES
+from .engine.setup import ANYONE
 from .io.terminal import safe
 
 
@@ -356,7 +357,7 @@ def possible_text(enc, after: int, style: Style) -> str:
         allowed = [k for k, v in row.items() if v.verdict == "allowed"]
         gm = [k for k, v in row.items() if v.verdict == "gm"]
         rejected = [f"{k} ({v.reason})" for k, v in row.items() if v.verdict == "rejected"]
-        label = "anyone" if who == "*" else safe(who)
+        label = "anyone" if who == ANYONE else safe(who)
         out.append(f"  {label}:")
         if allowed:
             out.append(f"    {style.verdict('allowed')}: {', '.join(allowed)}")
@@ -378,7 +379,7 @@ def possible_json(enc, after: int) -> dict:
 
 def possible_markdown(enc, after: int, m: Markup = MARKDOWN) -> str:
     """What each combatant may do after step ``after``, as a table for a post."""
-    rows = [["anyone" if who == "*" else m.text(who), k, v.verdict, v.reason or ""]
+    rows = [["anyone" if who == ANYONE else m.text(who), k, v.verdict, v.reason or ""]
             for who, row in enc.possible().items() for k, v in row.items()]
     out = [f"{m.bold(f'After step {after}')} (round {enc.round}, {m.text(enc.active)}'s turn: "
            f"{PHASE_NOTES[enc.state]})", "", *m.table(["who", "step", "verdict", "reason"], rows)]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .engine import Encounter, Verdict
 from .engine.rows import STATES
+from .engine.setup import combatant_fields
 from .engine.steps import suggest
 from .engine.facts import FACTS, strings
 from .engine.facts import NAMES as FACT_NAMES
@@ -58,7 +59,7 @@ def build(doc, path, ruleset=None) -> Encounter:
     for i, c in enumerate(doc["combatants"], 1):
         if not isinstance(c, dict):
             raise InputError(path, f"combatant {i} must be an object with id and side")
-        extra = set(c) - {"id", "side", "name", "at", "reach", *rs.fighter.FIELDS}
+        extra = set(c) - set(combatant_fields(rs))
         if extra:
             raise InputError(path, f"combatant {c.get('id', i)}: unknown field "
                                    f"{sorted(extra)[0]!r}")

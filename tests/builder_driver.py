@@ -172,7 +172,7 @@ class Player:
         kind = out.get("do")
         if kind in self.rs.stack_moves or kind == "end-turn":
             out.pop("actor", None)
-        costly = kind in [s.kind for s in self.rs.steps if s.cost_field]
+        costly = kind in [s.kind for s in self.rs.step_specs if s.cost_field]
         for count in ("squares", "attacks", "parts"):
             if out.get(count) == 1 and not (count == "parts" and costly):
                 out.pop(count)        # one: as if not given
@@ -238,7 +238,7 @@ class Player:
         offers that."""
         step = self.doc["steps"][i]
         if not isinstance(step.get("path"), list) or step.get("do") not in (
-                s.kind for s in self.rs.steps if s.moving):
+                s.kind for s in self.rs.step_specs if s.moving):
             return False
         extra = set(self.canon(step, None, {})) - {"actor", "do", "path"}
         before = replay({**self.doc, "steps": self.doc["steps"][:i]}, "g").encounter

@@ -204,7 +204,7 @@ def test_a_scenario_path_highlights_exactly_the_visited_phases():
     _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
     dot = D.machine_source("dnd4e", "overview", "graphviz", trace)
     lit = {n for n, a in nodes(dot).items() if D.model.FILL["visited"] in a}
-    assert lit == set(trace.visited_states()) == set(T.STATES) - {T.PHASE_END}
+    assert lit == set(trace.visited_states()) == set(T.STATES) - {T.ENDING}
 
 
 def test_a_scenario_path_numbers_the_steps_on_the_edges_they_took():
@@ -212,7 +212,7 @@ def test_a_scenario_path_numbers_the_steps_on_the_edges_they_took():
     _, trace = D.trace_scenario(SCENARIOS / "4e-interrupt-shift-away.json")
     drawn = edges(D.machine_source("dnd4e", "overview", "graphviz", trace))
     taken = {(t, h): a for t, h, a in drawn if D.model.PATH_INK in a and "penwidth" in a}
-    assert set(taken) == {(T.PHASE_START, T.ACTING), (T.ACTING, T.BEFORE), (D.BOX, T.BEFORE),
+    assert set(taken) == {(T.STARTING, T.ACTING), (T.ACTING, T.BEFORE), (D.BOX, T.BEFORE),
                           (T.BEFORE, T.AFTER), (T.AFTER, T.BEFORE)}
     assert "step 2" in taken[(D.BOX, T.BEFORE)]          # the interrupt
     assert "step 4" in taken[(T.BEFORE, T.AFTER)]        # the lost club

@@ -308,7 +308,7 @@ _TABLES = {"fires-twice": lambda rows: with_guard_forced(rows, "parent_is_turn",
            "decided-twice": _twice_decided}
 
 
-@pytest.mark.parametrize("ruleset,change", [("dnd4e", None), ("pf2e", None), ("dnd5e", None),
+@pytest.mark.parametrize("ruleset,change", [*((name, None) for name in sorted(RULESETS)),
                                             *(("pf2e", change) for change in _TABLES)])
 def test_the_audit_judging_once_is_the_audit_judging_every_guard(seed, ruleset, change):
     """The audit classes what the table alone settles once per pair and judges

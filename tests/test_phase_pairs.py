@@ -29,7 +29,7 @@ def _in_phase(ruleset, phase):
     elif phase == T.AFTER:
         enc.step({"actor": "orc", "do": act})
         enc.step({"do": "resolve"})
-    elif phase == T.PHASE_END:
+    elif phase == T.ENDING:
         enc.step({"do": "end-turn"})
     assert enc.state == phase
     return enc

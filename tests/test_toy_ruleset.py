@@ -19,7 +19,7 @@ from fsm.diagrams import machine_source
 from fsm.engine.frames import Fighter
 from fsm.engine.rows import Guards, rewrite
 from fsm.engine.guard import guard
-from fsm.engine.rows import ACTING, BEFORE, PHASE_END, TRIGGERED
+from fsm.engine.rows import ACTING, BEFORE, ENDING, TRIGGERED
 from fsm.errors import TableError
 from fsm.explore import Config, explore
 from fsm.rulesets import EACH_TURN, RULESETS, Explore, Ruleset, StepSpec, Tally, register
@@ -61,7 +61,7 @@ ENTRIES = [
     row("strike", [ACTING], BEFORE, _spend, c.push_frame, rules="TOY-STRIKE",
         own_turn="TOY-TURN", no_action_pending="TOY-STACK", toy_strike_left="TOY-ONE"),
     refuse("strike", TRIGGERED, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
-    row("end-turn", [ACTING], PHASE_END, c.close_turn, own_turn="TOY-TURN"),
+    row("end-turn", [ACTING], ENDING, c.close_turn, own_turn="TOY-TURN"),
     refuse("end-turn", TRIGGERED, own_turn="TOY-TURN", no_action_pending="TOY-STACK"),
     *shared.stack_rows("TOY-STACK", "TOY-TURN", "TOY-TURN"),
     shared.next_turn_row(_refresh, "TOY-TURN", ("TOY-ONE",)),
@@ -86,7 +86,7 @@ TOY = Ruleset(
     options=(), fighter=ToyFighter, rows=ROWS, refusals=REFUSALS,
     turn_actions=frozenset({"strike"}), answers=(), stack_moves=frozenset({"resolve",
                                                                             "continue"}),
-    steps=(StepSpec("strike", cost=1),),
+    step_specs=(StepSpec("strike", cost=1),),
     budgets=lambda enc, f: {"strikes": f.strikes},
     explore=Explore(tallies=(Tally("strikes", EACH_TURN),),
                     turn_moves=lambda actor, others: [("strike", ())],

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 
 from ..engine import REJECTED, Encounter
 from ..explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 from . import errororder, fieldvalues, sweeps
 
@@ -231,7 +232,7 @@ def _vector(ruleset: str, rep: Replayed, bounds=None) -> dict:
     grid = "grid-" if bounds and bounds.get("grid") else ""
     where = " on a grid" if grid else ""
     return {
-        "format": 1,
+        "format": FORMAT,
         "id": f"gen-{ruleset}-{grid}{digest[:10]}",
         "ruleset": ruleset,
         "description": f"Generated from the reachable graph{where}; reaches: "

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from ..engine.rows import END_TURN, EVENT
 from ..engine.steps import makes_frame
 from ..errors import FsmError, StepError
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 from ..scenario import build
 
@@ -49,7 +50,7 @@ class Fault:
 
 def _kinds(rs) -> tuple:
     """Representative step kinds of ``rs``, preferred first: what each fault is tried on."""
-    specs = rs.steps
+    specs = rs.step_specs
     plain = [x for x in sorted(rs.turn_actions) if x not in rs.spec_of]
     turn = (plain or sorted(rs.turn_actions))[0]
     answer = sorted(rs.answer_kinds)[0]
@@ -130,7 +131,7 @@ def faults(rs) -> list[Fault]:
               {"path": [[1, 0]], "attacks": 1}, walker, scene=True),
     ]
     out = [g for f in out if None not in f.fields.values() for g in _with_a_count(f)]
-    activity = tuple(s.kind for s in rs.steps if s.cost_field)
+    activity = tuple(s.kind for s in rs.step_specs if s.cost_field)
     if activity:
         plain = tuple(x for x in every if x not in activity)
         out += [Fault("an activity without its cost", "missing-cost", {"cost": DELETE},
@@ -152,8 +153,8 @@ def faults(rs) -> list[Fault]:
                       tuple(x for x in every if x not in owners)),
                 Fault(f"'{flag}' that is not true or false", "bad-value", {flag: "yes"},
                       owners)]
-    for text in sorted({t for s in rs.steps for t in s.text_fields}):
-        owners = tuple(s.kind for s in rs.steps if text in s.text_fields)
+    for text in sorted({t for s in rs.step_specs for t in s.text_fields}):
+        owners = tuple(s.kind for s in rs.step_specs if text in s.text_fields)
         out += [Fault(f"'{text}' on a step that does not take it", "field-of-another-kind",
                       {text: "a move"}, tuple(x for x in every if x not in owners)),
                 Fault(f"'{text}' that is no string on a step that does not take it",
@@ -200,7 +201,7 @@ def _vector(rs, vid, description, step, scene) -> dict:
     if scene:
         for c in combatants:
             c["at"] = list(AT[c["id"]])
-    return {"format": 1, "id": vid, "ruleset": rs.name, "description": description,
+    return {"format": FORMAT, "id": vid, "ruleset": rs.name, "description": description,
             "rules": [], "combatants": combatants, "steps": [step]}
 
 

@@ -25,6 +25,7 @@ from ..engine import Encounter
 from ..engine.rows import END_TURN, EVENT, RESOLVE
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
 from ..errors import StepError
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 FIRST, SECOND = "ayla", "orc"          # the active combatant, and another
@@ -213,7 +214,7 @@ def _vector(rs, kind, field, name, steps, scene) -> dict:
         last["verdict"] + (f" ({last['reason']})" if last["reason"] else "")
     shown = " and ".join(f"{f} {json.dumps(steps[-1][f])}" for f in field.split("+"))
     return {
-        "format": 1,
+        "format": FORMAT,
         "id": f"val-{rs.name}-{kind}-{field.replace('+', '-and-')}-{name}",
         "ruleset": rs.name,
         "description": f"How a {kind} step reads {shown} ({name}): {said}.",

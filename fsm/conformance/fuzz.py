@@ -37,6 +37,7 @@ from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
 from ..engine.steps import makes_frame
 from ..explore import Alphabet, Config, combatants_for
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 MAX_STEPS = 24
@@ -216,7 +217,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         expect = {"verdict": verdict.verdict, "reason": verdict.reason, **enc.facts()}
         steps.append(dict(data, expect=expect))
     body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
-    doc = {"format": 1, "id": f"fuzz-{ruleset}-{hashlib.sha256(body).hexdigest()[:10]}",
+    doc = {"format": FORMAT, "id": f"fuzz-{ruleset}-{hashlib.sha256(body).hexdigest()[:10]}",
            "ruleset": ruleset, "description": "Found by fsm conformance --fuzz: the first "
            "step whose answer differs from the reference's.", "rules": [],
            "combatants": combatants, "steps": steps}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..engine.frames import DONE
+from ..engine.frames import RESOLVED
 from ..engine.rows import AFTER, rewrite
 from ..rulesets import RULESETS, common
 from .mutation import SILENT, Mutant
@@ -88,8 +88,8 @@ def push_resolved(enc, st):
     top.done = top.parts
     top.phase = "resolved"
     top.window_part = top.done
-    top.outcome = DONE
-    enc.note(st, top, DONE)
+    top.outcome = RESOLVED
+    enc.note(st, top, RESOLVED)
 
 
 def keep_windows_past_the_turn(enc, st):

@@ -30,15 +30,17 @@ import hashlib
 import json
 
 from ..engine import Encounter
+from ..engine.frames import TURN_END, TURN_KINDS, TURN_START
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
+from ..engine.turn import whose_turn
 from ..errors import StepError
+from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
 # between two of its own
 PEOPLE = (("ayla", "heroes"), ("brom", "heroes"), ("grok", "monsters"))
-MOMENTS = ("turn-start", "turn-end")
 GRID_STEPS = "steps"      # a move's path as steps from where its actor stands
 MAX_SETTLE = 40        # resolves and continues that bring the stack down, at most
 HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
@@ -94,7 +96,7 @@ class _Sweep:
 
     def _top(self):
         for frame in reversed(self.enc.stack):
-            if frame.outcome is None and frame.kind not in MOMENTS:
+            if frame.outcome is None and frame.kind not in TURN_KINDS:
                 return frame
         return None
 
@@ -126,18 +128,11 @@ class _Sweep:
             if self.play({"do": kind}) != "allowed":
                 return
 
-    def _next_active(self) -> str:
-        """Whose turn the next step falls in: once a turn has ended, the next
-        one in initiative order (T-NEXT-TURN)."""
-        enc = self.enc
-        ended = bool(enc.stack) and enc.stack[0].kind == "turn-end"
-        return enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active
-
     def turn(self) -> None:
         enc = self.enc
-        active = self._next_active()
+        active = whose_turn(enc)
         if "moments" in self.windows:
-            self.answer_round("turn-start")
+            self.answer_round(TURN_START)
         others = tuple(c for c in enc.order if c != active)
         answered = False
         self.turns += 1
@@ -173,7 +168,7 @@ class _Sweep:
         self.settle()
         self.play({"do": END_TURN}, facts=True)
         if "moments" in self.windows:
-            self.answer_round("turn-end")
+            self.answer_round(TURN_END)
         self.settle()
 
     def _answered(self, fid) -> None:
@@ -208,7 +203,7 @@ class _Sweep:
         refresh = {rule for r in self.rs.rows if r.step in ("next-turn", END_TURN)
                    for rule in r.rules}
         return {
-            "format": 1,
+            "format": FORMAT,
             "id": f"sweep-{self.rs.name}-{name}",
             "ruleset": self.rs.name,
             "description": (f"A sweep ({digest[:10]}): {len(self.order)} combatants over "

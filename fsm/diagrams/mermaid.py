@@ -3,7 +3,7 @@ binary: phases, groups of rows, cards of guards, a legend note."""
 
 from __future__ import annotations
 
-from ..engine.rows import (ACTING, MACHINE, PHASE_END, PHASE_NAMES, PHASE_NOTES, PHASE_START,
+from ..engine.rows import (ACTING, ENDING, MACHINE, PHASE_NAMES, PHASE_NOTES, STARTING,
                            STATES, TRIGGERED)
 from .model import (BOX, FADED, FILL, INK, PATH_INK, guard_count, guard_label,
                     machine_words, steps_text)
@@ -20,7 +20,7 @@ def mermaid_source(pic) -> str:
             _add_card(group, lines)
         else:
             lines.append(f"{group.tail} --> {group.dest} : {_mermaid_label(pic, group)}")
-    lines.append(f"[*] --> {PHASE_START}")
+    lines.append(f"[*] --> {STARTING}")
     lines = [lines[0], *lines[1:4], *("  " + line for line in lines[4:])]
     lines = [line.rstrip() for line in lines]
     lines[5:5] = ["  " + line for line in _mermaid_styles()]
@@ -107,6 +107,6 @@ def _mermaid_legend(machine) -> list:
         body = ["Legend", "step - a player declares it",
                 "(machine) step - the machine fires it itself",
                 "n guards - rule limits that may refuse the step"]
-    return [f"note right of {PHASE_END}", *("  " + mermaid_text(b) for b in body), "end note"]
+    return [f"note right of {ENDING}", *("  " + mermaid_text(b) for b in body), "end note"]
 
 

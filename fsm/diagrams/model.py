@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.rows import AFTER, BEFORE, MACHINE, PHASE_START, TRIGGERED
+from ..engine.rows import AFTER, BEFORE, MACHINE, STARTING, TRIGGERED
 from ..engine.verdict import ALLOWED, GM_VERDICT
 from ..errors import DiagramError
 from ..paths import default_root
@@ -200,7 +200,7 @@ class Trace:
     after: dict = field(default_factory=dict)     # step -> (phase, frame, done, parts, outcome)
 
     def visited_states(self) -> list:
-        seen = [PHASE_START]
+        seen = [STARTING]
         for _, _, source, dest in self.moves:
             for phase in (source, dest):
                 if phase not in seen:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.frames import DISRUPTED, DONE, LOST
+from ..engine.frames import DISRUPTED, LOST, RESOLVED
 from ..engine.rows import AFTER, BEFORE
 from ..engine.scene import show
 from ..engine.verdict import GM_VERDICT
@@ -124,11 +124,11 @@ def _entry_lines(entry, result, enc, lanes) -> list:
     if event.startswith("part "):
         return [f"Note over {where}: {index} · {mermaid_text(frame)} {event} resolved"
                 f"{mermaid_text(square)}"]
-    mark = {DONE: "✓ {} resolves", LOST: "✗ {} is lost (no effect, cost spent)",
+    mark = {RESOLVED: "✓ {} resolves", LOST: "✗ {} is lost (no effect, cost spent)",
             DISRUPTED: "✗ {} is disrupted (no effect, cost spent)"}[event]
     lines = [f"Note over {where}: {index} · {mark.format(mermaid_text(frame))}"
              f"{mermaid_text(square)}"]
-    if event != DONE:
+    if event != RESOLVED:
         lines = [LOSS_BAND, *("  " + line for line in lines), "end"]
     if lane and lanes.active.get(lane):
         lanes.active[lane] -= 1

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 
 from .frames import fighter_values, frame_values
 from .setup import ANYONE
+from .turn import next_in_order
 from .verdict import Verdict, fill
 
 _CONTAINERS = (tuple, list, frozenset, set)
@@ -180,8 +181,7 @@ class Crowd:
                 self._place(fighter)
             changed.clear()
         names = enc.fighters
-        order = enc.order
-        single = {enc.active, order[(enc.turn_index + 1) % len(order)]}
+        single = {enc.active, next_in_order(enc)}
         for frame in enc.stack:
             _named(frame_values(frame), names, single)
         for frame in enc.kept.values():

@@ -19,7 +19,7 @@ import weakref
 from transitions import Machine, MachineError
 
 from .guard import judge
-from .rows import PHASE_START, STATES
+from .rows import STARTING, STATES
 
 logging.getLogger("transitions").setLevel(logging.WARNING)
 
@@ -72,7 +72,7 @@ def ruleset_machine(ruleset) -> Machine:
     machine = _MACHINES.get(ruleset)
     if machine is None:
         machine = _MACHINES[ruleset] = Machine(
-            model=None, states=list(STATES), initial=PHASE_START,
+            model=None, states=list(STATES), initial=STARTING,
             transitions=machine_transitions(ruleset.rows), auto_transitions=False,
             send_event=True, ignore_invalid_triggers=False)
     return machine
@@ -118,7 +118,7 @@ class LeanDispatch:
 
     def bind(self, enc) -> None:
         self.index = _lean_index(enc.ruleset)
-        enc.state = PHASE_START
+        enc.state = STARTING
 
     def fire(self, enc, trigger: str, step) -> bool:
         rows = self.index.get((enc.state, trigger))

@@ -14,17 +14,22 @@ PENDING = "pending"    # the frame's current part has been declared, not resolve
 RESOLVED = "resolved"  # the frame's current part has resolved
 
 # Outcomes of a frame once it is finished. A frame resolved completely has the
-# outcome DONE, spelled as the phase RESOLVED of its last part: the facts name
-# both "resolved", so the two words are kept one.
-DONE = "resolved"
+# outcome RESOLVED, the phase of its last part: the facts name both "resolved".
 LOST = "lost"
 DISRUPTED = "disrupted"
 
-# Kinds of frame that are not actions but moments of the turn.
+# Kinds of frame that are not actions but moments of the turn. An answer's
+# ``to`` may name them for the current turn's moment; the schema lists them in
+# this order.
 TURN_START = "turn-start"
 TURN_END = "turn-end"
 EVENT = "event"
-TURN_KINDS = frozenset({TURN_START, TURN_END})
+TURN_KINDS = (TURN_START, TURN_END)
+
+
+def moment_id(kind: str, turn: int) -> str:
+    """The id of the moment ``kind`` of the turn numbered ``turn``: turn-end@3."""
+    return f"{kind}@{turn}"
 
 
 # What a frame keeps of the step that made it, each with its value when no step

@@ -27,31 +27,33 @@ from types import ModuleType
 from ..errors import TableError
 from .guard import Guard
 
-PHASE_START = "turn_start"     # a phase of the machine (frames.TURN_START is a kind of frame)
+# The phases. STARTING and ENDING are the phases of a turn's moments, not the
+# moments themselves (frames.TURN_START and TURN_END are kinds of frame).
+STARTING = "turn_start"
 ACTING = "turn_acting"
 BEFORE = "window_interrupt"
 AFTER = "window_reaction"
-PHASE_END = "turn_end"
+ENDING = "turn_end"
 
 # Each phase in words, for people (the ids stay in JSON and tooltips)
 PHASE_NOTES = {
-    PHASE_START: "start-of-turn triggers open",
+    STARTING: "start-of-turn triggers open",
     ACTING: "the turn's owner may act",
     BEFORE: "a trigger is declared, unresolved",
     AFTER: "a trigger (or a part) resolved",
-    PHASE_END: "end-of-turn triggers open",
+    ENDING: "end-of-turn triggers open",
 }
 
 # Each phase's name for people (a picture's node, a page): its id stays in tooltips
 PHASE_NAMES = {
-    PHASE_START: "turn starts",
+    STARTING: "turn starts",
     ACTING: "acting",
     BEFORE: "trigger declared",
     AFTER: "trigger resolved",
-    PHASE_END: "turn ends",
+    ENDING: "turn ends",
 }
-STATES = (PHASE_START, ACTING, BEFORE, AFTER, PHASE_END)
-TRIGGERED = (PHASE_START, BEFORE, AFTER, PHASE_END)   # phases where some trigger is open
+STATES = (STARTING, ACTING, BEFORE, AFTER, ENDING)
+TRIGGERED = (STARTING, BEFORE, AFTER, ENDING)   # phases where some trigger is open
 
 PLAYER = "player"
 MACHINE = "machine"

@@ -10,6 +10,22 @@ ANYONE = "*"      # the key of the stack moves in possible(): no combatant's id
 from . import scene
 from .steps import suggest
 
+# The fields every combatant may have, as JSON Schema, in the order the schema
+# lists them (spec/vector.schema.json is generated from these); a ruleset's
+# fighter adds its own (``Fighter.FIELDS``): see combatant_fields().
+COMBATANT_SCHEMAS = {
+    "id": {"type": "string", "minLength": 1, "not": {"const": ANYONE}},
+    "side": {"type": "string", "minLength": 1},
+    "name": {"type": "string"},
+    "at": {"$ref": "#/$defs/square"},
+    "reach": {"type": "integer", "minimum": 1, "maximum": scene.MAX_REACH},
+}
+
+
+def combatant_fields(ruleset) -> tuple:
+    """The fields a combatant of ``ruleset`` may have, every combatant's first."""
+    return (*COMBATANT_SCHEMAS, *ruleset.fighter.FIELDS)
+
 
 def options(ruleset, options) -> dict:
     """The ruleset's option defaults with ``options`` set over them."""

@@ -8,11 +8,11 @@ import re
 
 from ..errors import StepError
 from . import scene
-from .frames import CARRIED, CARRIED_DEFAULTS, TURN_END, carry
+from .frames import CARRIED, CARRIED_DEFAULTS, TURN_KINDS, carry
 from .guard import Outcomes
 from .rows import END_TURN
+from .turn import whose_turn
 
-MOMENTS = ("turn-start", "turn-end")
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
 
@@ -24,7 +24,7 @@ _COUNT = {"type": "integer", "minimum": COUNT_RANGE[0], "maximum": COUNT_RANGE[1
 _FIELDS = (
     ("do", {"type": "string"}, False),
     ("actor", {"type": ["string", "null"]}, False),       # null: as if absent (T-ERRORS)
-    ("id", {"type": "string", "minLength": 1, "not": {"enum": list(MOMENTS)}}, False),
+    ("id", {"type": "string", "minLength": 1, "not": {"enum": list(TURN_KINDS)}}, False),
     ("to", {"type": ["string", "null"]}, False),
     ("on", {"type": "string"}, False),
     ("name", {"type": ["string", "null"]}, False),
@@ -106,8 +106,8 @@ def makes_frame(ruleset, kind: str) -> bool:
 
 def fields_of(ruleset) -> frozenset:
     """Every field a step of ``ruleset`` may have."""
-    extra = {"cost"} if any(s.cost_field for s in ruleset.steps) else set()
-    for spec in ruleset.steps:
+    extra = {"cost"} if any(s.cost_field for s in ruleset.step_specs) else set()
+    for spec in ruleset.step_specs:
         extra.update(spec.text_fields)
     return COMMON_FIELDS | extra | ruleset.flag_fields
 
@@ -162,8 +162,7 @@ def parse(enc, data, index: int) -> Step:
     elif kind == END_TURN:
         # the active combatant; once its turn-end moment is on the stack, the next
         # one in initiative order (T-NEXT-TURN)
-        ended = bool(enc.stack) and enc.stack[0].kind == TURN_END
-        actor = enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active
+        actor = whose_turn(enc)
     st.actor = actor
     _frame_id(enc, st, data, index)
     to = data.get("to")
@@ -200,7 +199,7 @@ def parse(enc, data, index: int) -> Step:
         if not given and not st.path:      # a path gives one part per square
             st.parts = st.cost
     elif "cost" in data:
-        takes = [s.kind for s in rs.steps if s.cost_field]
+        takes = [s.kind for s in rs.step_specs if s.cost_field]
         raise StepError(f"'cost' applies to {', '.join(takes) or 'no'} steps only, "
                         f"not to {kind}", "cost", "field-of-another-kind")
     elif spec is not None:
@@ -217,7 +216,7 @@ def parse(enc, data, index: int) -> Step:
     flags = rs.flag_fields
     for key in sorted(flags.intersection(data)) if flags else ():
         if spec is None or key not in spec.flags:
-            takes = [s.kind for s in rs.steps if key in s.flags]
+            takes = [s.kind for s in rs.step_specs if key in s.flags]
             raise StepError(f"'{key}' (true or false) belongs to a {' or '.join(takes)} step",
                             key, "field-of-another-kind")
         if not isinstance(data[key], bool):
@@ -227,7 +226,7 @@ def parse(enc, data, index: int) -> Step:
     for key in enc._text_fields:
         if data.get(key) is not None:
             if spec is None or key not in spec.text_fields or not isinstance(data[key], str):
-                takes = [s.kind for s in rs.steps if key in s.text_fields]
+                takes = [s.kind for s in rs.step_specs if key in s.text_fields]
                 raise StepError(f"'{key}' (a string) belongs to a {' or '.join(takes)} step",
                                 key, "bad-value" if spec is not None and key in
                                 spec.text_fields else "field-of-another-kind")
@@ -238,7 +237,7 @@ def parse(enc, data, index: int) -> Step:
 def _frame_id(enc, st, data, index) -> None:
     if "id" in data:
         fid = data["id"]
-        if not isinstance(fid, str) or not fid or fid in MOMENTS:
+        if not isinstance(fid, str) or not fid or fid in TURN_KINDS:
             raise StepError("'id' must be a non-empty string other than turn-start "
                             "and turn-end", "id")
         if _taken(enc, fid) or _MOMENT_ID.match(fid):
@@ -253,7 +252,7 @@ def _frame_id(enc, st, data, index) -> None:
 
 
 # turn-start@N and turn-end@N are the moments' own ids, those to come included
-_MOMENT_ID = re.compile(r"turn-(?:start|end)@[0-9]+\Z")
+_MOMENT_ID = re.compile(f"(?:{'|'.join(map(re.escape, TURN_KINDS))})@[0-9]+\\Z")
 
 
 def _taken(enc, fid) -> bool:

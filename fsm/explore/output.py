@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..io.jsonsafe import MAX_DIGITS
+from ..io.scenario import FORMAT
 from ..io.writing import write_new
 from ..report import describe
 from ..rulesets import RULESETS
@@ -36,7 +37,7 @@ def counterexample(report: Report, combatants: list) -> dict:
             step["expect"] = {"verdict": verdict}
         steps.append(step)
     doc = {
-        "format": 1,
+        "format": FORMAT,
         "id": f"explore-{cfg.name}-{v.problem.invariant}",
         "ruleset": cfg.name,
         "description": f"Found by fsm explore: {v.problem.message}.",

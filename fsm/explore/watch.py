@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.frames import DONE
+from ..engine.frames import RESOLVED
 from ..engine.rows import CONTINUE, RESOLVE
 from ..rulesets import EACH_TURN, OWN_TURN
 from .state import positions
@@ -83,7 +83,7 @@ def _negative_budget(enc):
 
 def _void_resolved(enc, voided):
     for entry in enc.log:
-        if entry["event"] == DONE and entry["frame"] in voided:
+        if entry["event"] == RESOLVED and entry["frame"] in voided:
             return Problem("void-frame-resolved",
                            f"{entry['frame']} resolved after it was lost or disrupted",
                            enc.ruleset.explore.void_rules)

@@ -129,7 +129,7 @@ class Ruleset:
     turn_actions: frozenset          # spec/TIMING.md, T-STEP-CLASSES
     answers: tuple
     stack_moves: frozenset
-    steps: tuple = ()                # StepSpec per kind that needs one
+    step_specs: tuple = ()           # StepSpec per kind that needs one
     budgets: object = None           # (enc, fighter) -> {budget: value}
     explore: Explore | None = None
     mutants: object = None           # (rows, refusals) -> [(id, why, rows, refusals)]
@@ -153,12 +153,12 @@ class Ruleset:
 
     @cached_property
     def spec_of(self) -> dict:
-        return {s.kind: s for s in self.steps}
+        return {s.kind: s for s in self.step_specs}
 
     @cached_property
     def flag_fields(self) -> frozenset:
         """The true/false fields some step kind of this ruleset takes."""
-        return frozenset(name for s in self.steps for name in s.flags)
+        return frozenset(name for s in self.step_specs for name in s.flags)
 
     def option(self, name: str) -> Option | None:
         for opt in self.options:

@@ -9,11 +9,12 @@ adds its own rows, budgets and limits.
 
 from __future__ import annotations
 
-from ..engine.frames import (DONE, PENDING, RESOLVED, TURN_END, TURN_KINDS,
-                             TURN_START, Frame, carried_of)
+from ..engine.frames import (PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame,
+                             carried_of, moment_id)
 from ..engine.guard import guard, routing, timing
 from ..engine.rows import END_TURN
 from ..engine.steps import with_article
+from ..engine.turn import next_in_order, turn_ended
 
 # -- what guards see, for explanations -----------------------------------------------
 
@@ -152,10 +153,6 @@ def _untriggered(enc, st) -> bool:
     return st.kind in enc.ruleset.turn_actions or st.kind == END_TURN
 
 
-def _turn_ended(enc) -> bool:
-    return bool(enc.stack) and enc.stack[0].kind == TURN_END
-
-
 @timing("play moves past the finished frame")
 def play_moves_past(enc, st):
     """T-LEAVE: a finished frame leaves the top of the stack before a step that
@@ -173,7 +170,7 @@ def play_moves_past(enc, st):
         return True
     if _untriggered(enc, st) and st.actor in (top.owner, enc.active):
         return True
-    return _turn_ended(enc)
+    return turn_ended(enc)
 
 
 @timing("its owner moves on from the turn's start")
@@ -249,8 +246,8 @@ def resolve_part(enc, st):
         enc.fighters[top.owner].at = top.path[top.done - 1]
         where = {"square": top.path[top.done - 1]}
     if top.done >= top.parts:
-        top.outcome = DONE
-        enc.note(st, top, DONE, **where)
+        top.outcome = RESOLVED
+        enc.note(st, top, RESOLVED, **where)
     else:
         enc.note(st, top, f"part {top.done}/{top.parts}", **where)
 
@@ -315,15 +312,15 @@ def close_window(enc, frame, st, words) -> None:
 
 def note_use(enc, st):
     """Remember which kind of answer this creature gave on this occurrence of
-    the trigger (each part of an action is an occurrence of its own)."""
-    kind = "reaction" if st.kind == "reaction" else "free"
+    the trigger (each part of an action is an occurrence of its own), and on
+    which of its labels."""
     key = (st.target.id, st.target.occurrence, st.actor)
-    enc.uses[key] = enc.uses.get(key, ()) + ((kind, st.on),)
+    enc.uses[key] = enc.uses.get(key, ()) + ((st.kind, st.on),)
 
 
 def close_turn(enc, st):
     """The turn's owner ends its turn: the turn-end moment opens."""
-    enc.push(Frame(f"turn-end@{enc.turn_serial}", enc.active, TURN_END,
+    enc.push(Frame(moment_id(TURN_END, enc.turn_serial), enc.active, TURN_END,
                    turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn ends")
 
@@ -331,13 +328,13 @@ def close_turn(enc, st):
 def open_next_turn(enc, st):
     """The next combatant in initiative order starts its turn; every window
     still open closes (T-NEXT-TURN)."""
-    words = f"when {enc.order[(enc.turn_index + 1) % len(enc.order)]}'s turn started"
+    words = f"when {next_in_order(enc)}'s turn started"
     moment = enc.pop()
     close_window(enc, moment, st, words)
     enc.remember_past(moment)
     for fid in list(enc.kept):
         close_window(enc, enc.kept.pop(fid), st, words)
     enc.advance()
-    enc.push(Frame(f"turn-start@{enc.turn_serial}", enc.active, TURN_START,
+    enc.push(Frame(moment_id(TURN_START, enc.turn_serial), enc.active, TURN_START,
                    turn=enc.turn_serial, phase=RESOLVED, step=st.index))
     enc.note(st, enc.stack[-1], "turn starts")

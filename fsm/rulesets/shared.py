@@ -9,8 +9,8 @@ T-ANSWER's refusal, made from each answer row's declared preconditions.
 
 from __future__ import annotations
 
-from ..engine.rows import (ACTING, AFTER, BEFORE, CLOSE, CONTINUE, END_TURN, EVENT, MACHINE,
-                           NEXT_TURN, PHASE_END, PHASE_START, PLAYER, RESOLVE, STATES,
+from ..engine.rows import (ACTING, AFTER, BEFORE, CLOSE, CONTINUE, END_TURN, ENDING, EVENT,
+                           MACHINE, NEXT_TURN, PLAYER, RESOLVE, STARTING, STATES,
                            TRIGGERED, Guards, Refusal, Row)
 from ..errors import TableError
 from . import common
@@ -47,16 +47,16 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
             actor_on_top=stack),
         refuse(RESOLVE, [AFTER], actor_on_top=stack, part_pending=stack),
         refuse(CONTINUE, [BEFORE], actor_on_top=stack, part_resolved=stack),
-        *(refuse(kind, [ACTING, PHASE_START, PHASE_END], something_pending=stack)
+        *(refuse(kind, [ACTING, STARTING, ENDING], something_pending=stack)
           for kind in (RESOLVE, CONTINUE)),
         row(EVENT, STATES, BEFORE, push_frame, *event, rules=(trigger, *event_rules)),
         *keep,
         *(row(CLOSE, [AFTER], dest, pop_frame, by=MACHINE, play_moves_past=stack,
               **{parent: ()})
           for dest, parent in ((ACTING, "parent_is_turn"), (BEFORE, "parent_pending"),
-                               (AFTER, "parent_resolved"), (PHASE_START, "parent_turn_start"),
-                               (PHASE_END, "parent_turn_end"))),
-        row(CLOSE, [PHASE_START], ACTING, pop_frame, by=MACHINE, rules=moments,
+                               (AFTER, "parent_resolved"), (STARTING, "parent_turn_start"),
+                               (ENDING, "parent_turn_end"))),
+        row(CLOSE, [STARTING], ACTING, pop_frame, by=MACHINE, rules=moments,
             turn_start_passes=moments),
     ]
 
@@ -64,7 +64,7 @@ def stack_rows(stack: str, moments: str, trigger: str, *, resolve=(), next_part_
 def next_turn_row(refresh, moments: str, rules) -> Row:
     """T-NEXT-TURN: the machine starts the next turn, and ``refresh`` gives its
     owner back what the ruleset gives at the start of a turn."""
-    return _OWN.row(NEXT_TURN, [PHASE_END], PHASE_START, open_next_turn, refresh, by=MACHINE,
+    return _OWN.row(NEXT_TURN, [ENDING], STARTING, open_next_turn, refresh, by=MACHINE,
                rules=rules, turn_end_passes=moments)
 
 

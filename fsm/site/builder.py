@@ -25,8 +25,9 @@ import json
 
 import re
 
+from ..engine.setup import combatant_fields
 from ..errors import FsmError
-from ..io.scenario import parse_text
+from ..io.scenario import FORMAT, parse_text
 from ..rulesets import RULESETS
 from ..scenario import replay
 from .menu import Menu
@@ -98,7 +99,7 @@ def menu(text: str) -> dict:
                "combatants": [{**c, "who": namer.who(c.get("id"))} for c in combatants],
                "grid": bool(combatants) and all("at" in c for c in combatants),
                "steps": len(doc.get("steps") or ()), "groups": [], "now": "",
-               "moving": [spec.kind for spec in rs.steps if spec.moving]}
+               "moving": [spec.kind for spec in rs.step_specs if spec.moving]}
         if not combatants:
             out["now"] = "Who fights? Name them in turn order."
             return out
@@ -137,7 +138,7 @@ def _apply(doc: dict, op, change: dict) -> dict:
     doc = json.loads(json.dumps(doc))          # a copy: the change never touches the old one
     if op == "new":
         rs = _ruleset(change.get("ruleset"))
-        out = {"format": 1, "id": NEW_ID, "ruleset": rs.name, "combatants": [], "steps": []}
+        out = {"format": FORMAT, "id": NEW_ID, "ruleset": rs.name, "combatants": [], "steps": []}
         return _question(out, change.get("question")) if change.get("question") else out
     doc.setdefault("steps", [])
     change_of = _CHANGES.get(op)
@@ -150,7 +151,7 @@ def _switch(doc, change):
     rs = _ruleset(change.get("ruleset"))
     doc["ruleset"] = rs.name
     doc.pop("options", None)
-    allowed = {"id", "side", "name", "at", "reach", *rs.fighter.FIELDS}
+    allowed = set(combatant_fields(rs))
     doc["combatants"] = [{k: v for k, v in c.items() if k in allowed}
                          for c in doc.get("combatants") or ()]
     doc["steps"] = []

@@ -29,11 +29,12 @@ import json
 from ..engine.frames import TURN_KINDS
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..engine.steps import COST_RANGE
+from ..engine.turn import whose_turn
 from ..errors import FsmError
 from ..report import why
 from .fields import step_fields
 from .playon import skips, trying, until
-from .words import Namer, capital, find, next_owner, top_unresolved
+from .words import Namer, capital, find, top_unresolved
 
 PAST_TRIGGERS = 4                 # frames that left the stack, most recent first, offered
 DEEP = 3                          # unresolved frames, from the top, offered to play on to
@@ -101,7 +102,7 @@ class Menu:
             else:
                 rest += refused
         turn, anyone, others = self._turn(top)
-        out.append({"id": "turn", "title": f"{self.namer.who(next_owner(self.enc))}'s turn",
+        out.append({"id": "turn", "title": f"{self.namer.who(whose_turn(self.enc))}'s turn",
                     "choices": turn})
         out += moments                    # answers to a turn's start or end, seldom asked
         if anyone:
@@ -309,7 +310,7 @@ class Menu:
 
     def _turn(self, top) -> tuple:
         """(the active combatant's turn, what anyone may do now, the rest refused)."""
-        active = next_owner(self.enc)
+        active = whose_turn(self.enc)
         turn, anyone, others, later = [], [], [], []
         for cid in self.order:
             for kind in self.rs.player_steps:
@@ -332,7 +333,7 @@ class Menu:
                 turn.insert(turn.index(c) + 1, {**better, "label": c["label"] + better.pop("also"),
                                                 "who": c["who"], "fields": c["fields"]})
         turn += [self.choice(steps, f"Skip to {self.namer.who(who)}'s "
-                             f"{'next ' if who == next_owner(self.enc) else ''}turn "
+                             f"{'next ' if who == whose_turn(self.enc) else ''}turn "
                              f"({len(steps)} turns end)", key=f"skip:{who}")
                  for steps, who in skips(self.enc, self.order)]
         anyone.append(self.choice([{"do": EVENT}], "Something happens (a trap, a fall, "
@@ -353,7 +354,7 @@ class Menu:
         out = []
         for extra in variants:
             step = {"do": kind} if kind == END_TURN else {"actor": cid, "do": kind}
-            label = f"End {self.namer.who(next_owner(self.enc))}'s turn" if kind == END_TURN \
+            label = f"End {self.namer.who(whose_turn(self.enc))}'s turn" if kind == END_TURN \
                 else self.namer.noun(kind)
             step.update(extra)
             if extra:

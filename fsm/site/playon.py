@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 
 from ..engine.rows import CONTINUE, END_TURN, RESOLVE
+from ..engine.turn import next_in_order
 from ..errors import FsmError
 from .words import find, top_unresolved
 
@@ -60,7 +61,7 @@ def skips(enc, order) -> list:
             if enc.step({"do": END_TURN}).verdict == "rejected":
                 break
             steps.append({"do": END_TURN})
-            nxt = order[(order.index(enc.active) + 1) % len(order)]
+            nxt = next_in_order(enc)
             if len(steps) > 1:
                 out.append((list(steps), nxt))
     return out

@@ -18,8 +18,9 @@ import string
 from collections import Counter
 
 from ..engine.frames import EVENT as EVENT_FRAME, TURN_END, TURN_KINDS, TURN_START
-from ..engine.rows import (ACTING, AFTER, BEFORE, CONTINUE, END_TURN, EVENT, PHASE_END,
-                           PHASE_START, RESOLVE)
+from ..engine.rows import (ACTING, AFTER, BEFORE, CONTINUE, END_TURN, ENDING, EVENT,
+                           RESOLVE, STARTING)
+from ..engine.turn import whose_turn
 from ..rulesets.words import COUNT, COUNTED, FEET, USED, WHAT
 
 SHORT = 36               # a name is cut to this many characters in a step's title
@@ -138,7 +139,7 @@ class Namer:
         if kind in self.rs.stack_moves:
             return capital(self._stack_move(enc, kind))
         if kind == END_TURN:
-            return f"{self.who(actor or next_owner(enc))}'s turn ends"
+            return f"{self.who(actor or whose_turn(enc))}'s turn ends"
         if kind == EVENT:
             text = "Something happens" + (f" to {self.who(actor)}" if actor else "")
             if data.get("name"):
@@ -321,10 +322,10 @@ class Namer:
         who, state = self.who(enc.active), enc.state
         head = f"Round {enc.round}, {who}'s turn"
         top = top_frame(enc)
-        if state == PHASE_START:
+        if state == STARTING:
             return f"{head}: it starts; what answers its start comes now"
-        if state == PHASE_END:
-            return f"{head}: it is ending; {self.who(next_owner(enc))}'s turn comes next"
+        if state == ENDING:
+            return f"{head}: it is ending; {self.who(whose_turn(enc))}'s turn comes next"
         if state == ACTING or top is None:
             return f"{head}: {who} may act"
         ref = self.frame(top)
@@ -340,7 +341,7 @@ class Namer:
 
 
 def _text_fields(rs) -> set:
-    return {f for s in rs.steps for f in s.text_fields}
+    return {f for s in rs.step_specs for f in s.text_fields}
 
 
 def find(enc, fid):
@@ -363,10 +364,3 @@ def top_frame(enc):
         if f.kind not in TURN_KINDS:
             return f
     return None
-
-
-def next_owner(enc):
-    """Whose turn an end-turn ends: the active one's, or once its end is on
-    the stack, the next one's."""
-    ended = bool(enc.stack) and enc.stack[0].kind == TURN_END
-    return enc.order[(enc.turn_index + 1) % len(enc.order)] if ended else enc.active

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 from ..engine.facts import FACTS, STRINGS
-from ..engine.scene import COORDINATE, MAX_REACH
-from ..engine.setup import ANYONE
+from ..engine.scene import COORDINATE
+from ..engine.setup import COMBATANT_SCHEMAS, combatant_fields
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
 from ..engine.verdict import ALLOWED, GM_VERDICT, REJECTED
 from ..errors import ERROR_CODES
@@ -21,11 +21,6 @@ from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 NAME = "vector.schema.json"
-COMBATANT_FIELDS = {"id": {"type": "string", "minLength": 1, "not": {"const": ANYONE}},
-                    "side": {"type": "string", "minLength": 1},
-                    "name": {"type": "string"},
-                    "at": {"$ref": "#/$defs/square"},
-                    "reach": {"type": "integer", "minimum": 1, "maximum": MAX_REACH}}
 SQUARE = {"type": "array", "minItems": 2, "maxItems": 2,
           "items": {"type": "integer", "minimum": -COORDINATE, "maximum": COORDINATE}}
 
@@ -59,7 +54,7 @@ def _step_fields(rulesets) -> dict:
     """The common fields, then those some ruleset's step specs add, then expect."""
     extra: dict = {}
     for rs in rulesets:
-        for spec in rs.steps:
+        for spec in rs.step_specs:
             if spec.cost_field:
                 extra["cost"] = COST_SCHEMA
             for name in spec.text_fields:
@@ -82,7 +77,7 @@ def _only(rs) -> dict:
             "rules": {"items": {"pattern": f"^{rs.rule_prefix}-"}},
             "options": {"propertyNames": {"enum": [o.name for o in rs.options]}},
             "combatants": {"items": {"propertyNames": {
-                "enum": [*COMBATANT_FIELDS, *rs.fighter.FIELDS]}}},
+                "enum": list(combatant_fields(rs))}}},
             "steps": {"items": {"anyOf": [{"$ref": "#/$defs/unreadable"}, {
                 "properties": {"do": {"enum": kinds}},
                 "propertyNames": {"enum": sorted(fields_of(rs))},
@@ -132,7 +127,7 @@ def vector_schema(rulesets=None) -> dict:
                     "type": "object",
                     "required": ["id", "side"],
                     "additionalProperties": False,
-                    "properties": {**COMBATANT_FIELDS, **fighters},
+                    "properties": {**COMBATANT_SCHEMAS, **fighters},
                 },
             },
             "initiative": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},

@@ -38,7 +38,7 @@ RULESET = register(Ruleset(
     ),
     fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    steps=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",))),
+    step_specs=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("cs-4e", "fr-4e"),
     scene=replace(shared.SCENE, shifts=True),

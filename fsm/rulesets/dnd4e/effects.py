@@ -3,7 +3,7 @@ table (spend an action, lose a frame, keep a window open, start a turn)."""
 
 from __future__ import annotations
 
-from ...engine.frames import DONE, EVENT, LOST, TURN_KINDS
+from ...engine.frames import EVENT, LOST, RESOLVED, TURN_KINDS
 from .. import common as c
 from .limits import gets_ahead, resolves_ahead, slot_of
 
@@ -77,7 +77,7 @@ def interrupt_takes_hold(enc, st):
     reaction that resolved while its trigger still had parts to come (the
     second attack roll of a power: 4E-REACTION-NEXT)."""
     top = enc.stack[-1]
-    if top.outcome == DONE and resolves_ahead(enc, top):
+    if top.outcome == RESOLVED and resolves_ahead(enc, top):
         parent = enc.find(top.parent)
         # a turn moment has no part to come: a reaction to it interrupts nothing
         if parent is not None and parent.outcome is None and not (
@@ -88,7 +88,7 @@ def interrupt_takes_hold(enc, st):
 def ready_takes_hold(enc, st):
     """Once the ready action resolves, the action is readied (4E-READY)."""
     top = enc.stack[-1]
-    if top.outcome == DONE and top.kind == "ready":
+    if top.outcome == RESOLVED and top.kind == "ready":
         f = enc.fighters[top.owner]
         f.readied = top.readies or "standard"
 
@@ -97,8 +97,14 @@ def readied_moves_initiative(enc, st):
     """Once a readied action resolves, its owner acts just before the
     combatant whose action triggered it (4E-READY-INITIATIVE)."""
     top = enc.stack[-1]
-    if top.outcome == DONE and top.kind == "readied":
-        enc.move_before(top.owner, top.parent)
+    if top.outcome != RESOLVED or top.kind != "readied":
+        return
+    trigger = enc.find(top.parent) or enc.past.get(top.parent)
+    if trigger is None or trigger.owner is None or trigger.owner == top.owner:
+        return
+    order = [c for c in enc.order if c != top.owner]
+    order.insert(order.index(trigger.owner), top.owner)
+    enc.reorder(order)
 
 
 def mark_lost(enc, st):

@@ -1,11 +1,12 @@
 """D&D 4e: the combatant's budgets, and the guards only this ruleset has
-(its effects are in ``effects``). Guards register by name for the table to
-name them."""
+(its effects are in ``effects``). The rows hold these guards through the
+table's guard book (``table.GUARDS``), which names them by keyword."""
 
 from __future__ import annotations
 
-from ...engine.frames import DONE, EVENT, LOST, PENDING, RESOLVED, TURN_END, TURN_KINDS, Fighter
+from ...engine.frames import EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
+from ...engine.turn import turn_ended
 from .. import common as c
 
 TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
@@ -71,7 +72,7 @@ def _fighter_seen(enc, st):
 
 def _turn_ended_once(enc, actor) -> bool:
     f = enc.fighters[actor]
-    ended_now = enc.active == actor and bool(enc.stack) and enc.stack[0].kind == TURN_END
+    ended_now = enc.active == actor and turn_ended(enc)
     return f.turns_started > 1 or (f.turns_started == 1 and (enc.active != actor or ended_now))
 
 
@@ -293,7 +294,7 @@ def _ahead_seen(enc, st):
     # the latest, on the stack or off it (it left as the stack moved on, T-LEAVE)
     later = (*reversed(enc.stack), *(enc.past.get(i) for i in reversed(enc.past_order)))
     ahead = next((f for f in later if t is not None and f is not None and f.parent == t.id
-                  and f.outcome == DONE and resolves_ahead(enc, f)), None)
+                  and f.outcome == RESOLVED and resolves_ahead(enc, f)), None)
     seen["ahead"] = (f"{ahead.owner}'s {_AHEAD_WORDS[ahead.kind]} {ahead.id}"
                      if ahead is not None else "an interrupt")
     return seen
@@ -318,7 +319,7 @@ def window_survives(enc, st):
     if enc.options["reaction_window"] != "interrupts-next":
         return False
     top = enc.stack[-1]
-    return (top.outcome == DONE and top.kind not in TURN_KINDS and top.after_open
+    return (top.outcome == RESOLVED and top.kind not in TURN_KINDS and top.after_open
             and top.owner is not None and top.owner == st.actor and top.kind != EVENT
             and (st.kind in TURN_ACTIONS or st.kind == "end-turn"))
 

@@ -11,7 +11,7 @@ positions contradict is refused.
 
 from __future__ import annotations
 
-from ...engine.frames import DONE, LOST, RESOLVED
+from ...engine.frames import LOST, RESOLVED
 from ...engine.guard import guard
 from ...engine.scene import adjacent, show, within_reach
 from ...engine.steps import with_article
@@ -162,7 +162,7 @@ def movement_in_progress(enc, st):
     t = st.target
     if t.moving and t.outcome is None and t.done < t.parts:
         return True
-    return enc.scene and bool(t.path) and t.outcome == DONE \
+    return enc.scene and bool(t.path) and t.outcome == RESOLVED \
         and reach_entry(enc, st.actor, t) == t.parts
 
 

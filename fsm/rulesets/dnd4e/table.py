@@ -4,7 +4,7 @@ them. Rows shared with every ruleset come from ``shared``."""
 
 from __future__ import annotations
 
-from ...engine.rows import (ACTING, AFTER, BEFORE, MACHINE, PHASE_END, PHASE_START, STATES,
+from ...engine.rows import (ACTING, AFTER, BEFORE, ENDING, MACHINE, STARTING, STATES,
                             TRIGGERED)
 from .. import common as c
 from .. import shared
@@ -88,9 +88,9 @@ _ENTRIES = [
         actor_on_top="4E-STACK",
         interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST", "4E-REACTION-NEXT")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
-    refuse("lose", [ACTING, PHASE_START, PHASE_END], something_pending="4E-STACK"),
+    refuse("lose", [ACTING, STARTING, ENDING], something_pending="4E-STACK"),
     # The turn: the immediate action comes back at the end of your own turn
-    row("end-turn", [ACTING], PHASE_END, ef.reset_immediate, c.close_turn,
+    row("end-turn", [ACTING], ENDING, ef.reset_immediate, c.close_turn,
         rules=("4E-IMM-ONCE", "4E-SEQUENCE"), own_turn="4E-ONE-AT-A-TIME"),
     # machine-driven, T-CUT-IN: the reaction window of the triggering
     # combatant's finished frame survives its next step (4E-REACTION-NEXT)

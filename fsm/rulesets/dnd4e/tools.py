@@ -4,7 +4,7 @@ mutants that measure the conformance suite."""
 
 from __future__ import annotations
 
-from ...engine.frames import DONE
+from ...engine.frames import RESOLVED
 from ...engine.rows import rewrite
 from ...engine.scene import adjacent
 from .. import EACH_TURN, Explore, Tally
@@ -136,13 +136,13 @@ def _grid_problem(enc, data, verdict):
         entered = [n for n in range(1, len(squares)) if _apart(squares[n - 1], me.at) > me.reach
                    and _apart(squares[n], me.at) <= me.reach]
         on_last = bool(entered) and entered[0] == trigger.parts == trigger.done \
-            and trigger.outcome == DONE      # entered on the last square: after the move
+            and trigger.outcome == RESOLVED      # entered on the last square: after the move
         if not entered or not (entered[0] <= trigger.done < trigger.parts or on_last):
             return ("reaction-outside-the-move", f"{actor} answered {trigger.id} entering its "
                     f"reach outside the squares between entering and the end of the move",
                     ("4E-REACTION-MOVE", "4E-SCENE-GRID"))
     for entry in enc.log:
-        if entry["step"] != verdict.step or entry["event"] != DONE \
+        if entry["step"] != verdict.step or entry["event"] != RESOLVED \
                 or entry["kind"] not in INTERRUPTING:
             continue
         answer = enc.find(entry["frame"]) or enc.past.get(entry["frame"])

@@ -1,5 +1,6 @@
 """D&D 5e (SRD 5.2.1): the creature's budgets, and the guards and effects
-only this ruleset has. Guards register by name for the table to name them.
+only this ruleset has. The rows hold these guards through the table's guard
+book (``table.GUARDS``), which names them by keyword.
 
 A creature has one action, at most one Bonus Action (if a feature grants
 one), its Speed in feet and one free object interaction on each of its

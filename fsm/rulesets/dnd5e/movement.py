@@ -12,7 +12,7 @@ every creature is taken as one size, none Tiny).
 
 from __future__ import annotations
 
-from ...engine.frames import DONE, TURN_KINDS
+from ...engine.frames import RESOLVED, TURN_KINDS
 from ...engine.guard import guard
 from ...engine.scene import show
 from .. import common as c
@@ -112,8 +112,8 @@ def stop_own_move(enc, st):
     st.outcomes.notes.append(f"{top.id}, {st.actor}'s move, stops after {top.done} of its "
                              f"{top.parts} squares; the {back} ft not walked come back")
     top.parts = top.done
-    top.outcome = DONE
-    enc.note(st, top, DONE)
+    top.outcome = RESOLVED
+    enc.note(st, top, RESOLVED)
     c.pop_frame(enc, st)
 
 

@@ -4,7 +4,7 @@ them. Rows shared with every ruleset come from ``shared``."""
 
 from __future__ import annotations
 
-from ...engine.rows import ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED
+from ...engine.rows import ACTING, AFTER, BEFORE, ENDING, STARTING, TRIGGERED
 from .. import common as c
 from .. import shared
 from . import limits as fx
@@ -52,14 +52,14 @@ _ENTRIES = [
         rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
         only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-BREAK-UP"),
         movement_left="5E-MOVE-SPEED", **_SPACES, **_SCENE),
-    refuse("move", [BEFORE, PHASE_START, PHASE_END], own_turn="5E-OWN-TURN",
+    refuse("move", [BEFORE, STARTING, ENDING], own_turn="5E-OWN-TURN",
            only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE",
                                  "5E-MOVE-BREAK-UP")),
     # The free object interaction: during your move or action, one per turn
     row("interact", [BEFORE, AFTER], BEFORE, fx.use_interaction, c.push_frame,
         rules="5E-INTERACT", own_turn="5E-OWN-TURN",
         during_own_move_or_action="5E-INTERACT-DURING", interaction_left="5E-INTERACT"),
-    refuse("interact", [ACTING, PHASE_START, PHASE_END], own_turn="5E-OWN-TURN",
+    refuse("interact", [ACTING, STARTING, ENDING], own_turn="5E-OWN-TURN",
            during_own_move_or_action="5E-INTERACT-DURING"),
     # Reactions: right after the trigger unless the description says before
     row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, fx.spend_slot, fx.note_spell,
@@ -85,9 +85,9 @@ _ENTRIES = [
         actor_on_top="5E-STACK", casting_a_spell="5E-COUNTERSPELL",
         counterspelled="5E-COUNTERSPELL"),
     refuse("counter", [AFTER], actor_on_top="5E-STACK", part_pending="5E-STACK"),
-    refuse("counter", [ACTING, PHASE_START, PHASE_END], something_pending="5E-STACK"),
+    refuse("counter", [ACTING, STARTING, ENDING], something_pending="5E-STACK"),
     # The turn: what it gives comes back at the start of your next turn
-    row("end-turn", _BETWEEN_SQUARES, PHASE_END, mv.stop_own_move, c.close_turn,
+    row("end-turn", _BETWEEN_SQUARES, ENDING, mv.stop_own_move, c.close_turn,
         rules="5E-INITIATIVE", own_turn="5E-OWN-TURN",
         only_own_move_paused=("5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP")),
     # an event may break its actor's Concentration (a readied spell dissipates)
@@ -105,5 +105,5 @@ REFUSALS = _REFUSED + (
     *shared.off_turn_refusals(dict.fromkeys(("action", "dash", "disengage", "ready", "bonus"),
                                             "5E-OWN-TURN"),
                               "5E-ONE-AT-A-TIME", end_turn="5E-OWN-TURN",
-                              phases=(PHASE_START, BEFORE, PHASE_END)),
+                              phases=(STARTING, BEFORE, ENDING)),
 )

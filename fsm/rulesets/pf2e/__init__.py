@@ -31,7 +31,7 @@ RULESET = register(Ruleset(
     ),
     fighter=FighterPF2, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    steps=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
+    step_specs=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES, notes=notes,
     scene=shared.SCENE,
     words=WORDS,

@@ -1,5 +1,6 @@
 """Pathfinder 2e: the creature's budgets, and the guards and effects only
-this ruleset has. Guards register by name for the table to name them."""
+this ruleset has. The rows hold these guards through the table's guard book
+(``table.GUARDS``), which names them by keyword."""
 
 from __future__ import annotations
 
@@ -115,7 +116,7 @@ def one_reaction_per_trigger(enc, st):
        ok='{actor} has used no free action on {occurrence} yet')
 def one_free_per_trigger(enc, st):
     """Free actions are unlimited, but one per trigger."""
-    return ("free", st.on) not in _used(enc, st)
+    return ("free-response", st.on) not in _used(enc, st)
 
 
 def _similar_seen(enc, st):
@@ -131,9 +132,8 @@ def _similar_seen(enc, st):
 def similar_trigger(enc, st):
     """Similar but not identical triggers: the GM decides whether they count as one
     (option ``similar_triggers``)."""
-    kind = "reaction" if st.kind == "reaction" else "free"
     for used_kind, label in _used(enc, st):
-        if used_kind == kind and label != st.on:
+        if used_kind == st.kind and label != st.on:
             policy = enc.options["similar_triggers"]
             return GM if policy == "gm" else policy == "distinct"
     return True

@@ -4,7 +4,7 @@ tries them. Rows shared with every ruleset come from ``shared``."""
 
 from __future__ import annotations
 
-from ...engine.rows import ACTING, AFTER, BEFORE, PHASE_END, PHASE_START, TRIGGERED
+from ...engine.rows import ACTING, AFTER, BEFORE, ENDING, STARTING, TRIGGERED
 from .. import common as c
 from .. import shared
 from . import limits as fx
@@ -50,9 +50,9 @@ _ENTRIES = [
     row("disrupt", [BEFORE, AFTER], AFTER, fx.mark_disrupted,
         rules=("PF2-DISRUPT", "PF2-DISRUPT-ACTIVITY", "PF2-DISRUPT-GM", "PF2-STACK"),
         actor_on_top="PF2-STACK", disruptable="PF2-DISRUPT"),
-    refuse("disrupt", [ACTING, PHASE_START, PHASE_END], something_pending="PF2-STACK"),
+    refuse("disrupt", [ACTING, STARTING, ENDING], something_pending="PF2-STACK"),
     # The turn: actions and the reaction come back at the start of your turn
-    row("end-turn", [ACTING], PHASE_END, c.close_turn,
+    row("end-turn", [ACTING], ENDING, c.close_turn,
         rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
     *shared.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
                        next_part_effects=(c.close_part_window,)),

@@ -124,10 +124,9 @@ def spend_reaction_by_side(enc, st):
 
 
 def note_use_for_everyone(enc, st):
-    kind = "reaction" if st.kind == "reaction" else "free"
     for actor in enc.fighters:
         key = (st.target.id, st.target.occurrence, actor)
-        enc.uses[key] = enc.uses.get(key, ()) + ((kind, st.on),)
+        enc.uses[key] = enc.uses.get(key, ()) + ((st.kind, st.on),)
 
 
 def mark_disrupted_refunded(enc, st):
