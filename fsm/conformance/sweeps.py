@@ -47,8 +47,10 @@ HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
 class _Sweep:
     """One sweep being played and written down."""
 
-    def __init__(self, rs, order, answers, options, windows=("actions",), grid=False):
+    def __init__(self, rs, order, answers, options, windows=("actions",), grid=False,
+                 labels=(None,)):
         self.rs = rs
+        self.labels = labels
         self.windows = windows
         self.grid = grid
         # the stack moves besides resolve and continue: a loss, a disruption...
@@ -103,10 +105,12 @@ class _Sweep:
         ``to`` (a frame id or a moment; None: the top of the stack); an answer
         that happens is resolved before the next try."""
         for who in self.enc.order:
-            for kind in self.answers:
+            for kind, label in ((k, on) for k in self.answers for on in self.labels):
                 data = {"actor": who, "do": kind}
                 if to is not None:
                     data["to"] = to
+                if label is not None:
+                    data["on"] = label
                 try:
                     left = self.enc.try_step(data).verdict == "gm"
                 except StepError:
@@ -138,6 +142,8 @@ class _Sweep:
         active = self._next_active()
         if "moments" in self.windows:
             self.answer_round("turn-start")
+            if self.turns:                  # the end of a turn not yet ended, an earlier one
+                self.answer_round("turn-end")       # has: which one is answered shows
         others = tuple(c for c in enc.order if c != active)
         answered = False
         self.turns += 1
@@ -146,13 +152,7 @@ class _Sweep:
         start = self.turns % len(moves)           # each turn begins with another action
         for n, (kind, fields) in enumerate(moves[start:] + moves[:start]):
             for _ in range(2 if n == 0 else 1):       # the first one twice: its limit
-                data = {"actor": active, "do": kind}
-                for key, value in fields:
-                    if key == GRID_STEPS:
-                        data["path"] = _walk(enc.fighters[active].at, value)
-                    else:
-                        data[key] = list(value) if isinstance(value, tuple) else value
-                if self.play(data) not in HAPPENS:
+                if self.play(self._data(active, kind, fields)) not in HAPPENS:
                     continue
                 answered = True
                 self._answered(enc.stack[-1].id)
@@ -171,10 +171,47 @@ class _Sweep:
                 self._answered(enc.stack[-1].id)
             self.settle()
         self.settle()
+        if "moments" in self.windows:               # the turn's start, long after it
+            self.answer_round("turn-start")
+            self.settle()
         self.play({"do": END_TURN}, facts=True)
         if "moments" in self.windows:
             self.answer_round("turn-end")
         self.settle()
+
+    def pairs(self) -> None:
+        """On each turn of the first in order, one ordered pair of its turn's
+        steps (the second also with each flag it takes): the first, then the
+        second, each settled, then the ruleset's probes of what is left (a
+        move of one square more than the movement left, then of all of it).
+        The others' turns end at once."""
+        enc = self.enc
+        lead = enc.order[0]
+        others = tuple(c for c in enc.order if c != lead)
+        moves = self.rs.explore.turn_moves(lead, others)
+        probes = self.rs.explore.limit_probes
+        for first in moves:
+            for second in _dressed(self.rs, moves):
+                for kind, fields in (first, second):
+                    if self.play(self._data(lead, kind, fields)) in HAPPENS:
+                        self.settle()
+                for data in probes(enc, lead) if probes is not None else ():
+                    if self.play(data) in HAPPENS:
+                        self.settle()
+                self.settle()
+                for _ in enc.order:
+                    self.play({"do": END_TURN}, facts=True)
+                    self.settle()
+                self.turns += 1
+
+    def _data(self, active, kind, fields) -> dict:
+        data = {"actor": active, "do": kind}
+        for key, value in fields:
+            if key == GRID_STEPS:
+                data["path"] = _walk(self.enc.fighters[active].at, value)
+            else:
+                data[key] = list(value) if isinstance(value, tuple) else value
+        return data
 
     def _answered(self, fid) -> None:
         """Everyone tries every answer to ``fid`` while each of its parts is
@@ -194,15 +231,25 @@ class _Sweep:
             self._down_to(fid)
             for kind in self.voiding if self.turns % 2 else ():   # every other turn
                 if self.play({"do": kind}) == "allowed":
+                    self.answer_round(fid)          # the frame's part in play, still
+                    self._down_to(fid)
                     return
+            owner = top.owner
             if self.play({"do": RESOLVE}) != "allowed":
                 return
+            if not self.turns % 2 and owner in self.enc.fighters:
+                # the owner's event before the answers: an event closes no window
+                if self.play({"actor": owner, "do": EVENT}) in HAPPENS:
+                    self.play({"do": RESOLVE})
             self.answer_round(fid)
             self._down_to(fid)
 
     def vector(self, name: str) -> dict:
-        for _ in range(ROUNDS * len(self.order)):
-            self.turn()
+        if name == "pairs":
+            self.pairs()
+        else:
+            for _ in range(ROUNDS * len(self.order)):
+                self.turn()
         digest = hashlib.sha256(json.dumps(self.steps, sort_keys=True).encode()).hexdigest()
         options = ", ".join(f"{k} {v}" for k, v in self.options.items()) or "default options"
         refresh = {rule for r in self.rs.rows if r.step in ("next-turn", END_TURN)
@@ -278,11 +325,15 @@ def generate(rulesets=None) -> list[dict]:
                  for i, (variant, options) in enumerate(_option_variants(rs))]
         if rs.explore.grid_moves is not None:       # on a line, allies beside each other
             runs += [(f"grid-{lead}", {}, [lead], i) for i, lead in enumerate(answers)]
+        if rs.explore.labelled:      # every answer, each under two labels of one trigger
+            runs.append(("labels", {}, answers, 0))
+        runs.append(("pairs", {}, [], 0))
         for label, options, tried, rotation in runs:
             first = ids[rotation % len(ids)]
             order = ids[ids.index(first):] + ids[:ids.index(first)]
             windows = ("actions", "moments") if label.endswith("-moments") else ("actions",)
-            sweep = _Sweep(rs, order, tried, options, windows, grid=label.startswith("grid-"))
+            sweep = _Sweep(rs, order, tried, options, windows, grid=label.startswith("grid-"),
+                           labels=("a", "b") if label == "labels" else (None,))
             out.append(sweep.vector(label))
     return out
 
