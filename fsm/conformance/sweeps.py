@@ -33,6 +33,7 @@ from ..engine import Encounter
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..errors import StepError
 from ..rulesets import RULESETS
+from .fieldvalues import _fields_of_kind
 
 ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
@@ -100,12 +101,19 @@ class _Sweep:
                 return frame
         return None
 
-    def answer_round(self, to: str | None) -> None:
-        """Every combatant tries every answer, in this sweep's order, to
-        ``to`` (a frame id or a moment; None: the top of the stack); an answer
-        that happens is resolved before the next try."""
+    def answer_round(self, to: str | None, holding=None) -> None:
+        """Every combatant (but ``holding``) tries every answer, in this
+        sweep's order, to ``to`` (a frame id or a moment; None: the top of the
+        stack); an answer that happens is resolved before the next try. With
+        labels, each answer kind takes the labels in turn, one behind the one
+        before: an answer of another kind under another label comes early."""
+        n = len(self.labels)
+        tries = [(kind, self.labels[(j + r) % n]) for r in range(n)
+                 for j, kind in enumerate(self.answers)]
         for who in self.enc.order:
-            for kind, label in ((k, on) for k in self.answers for on in self.labels):
+            if who == holding:
+                continue
+            for kind, label in tries:
                 data = {"actor": who, "do": kind}
                 if to is not None:
                     data["to"] = to
@@ -142,8 +150,6 @@ class _Sweep:
         active = self._next_active()
         if "moments" in self.windows:
             self.answer_round("turn-start")
-            if self.turns:                  # the end of a turn not yet ended, an earlier one
-                self.answer_round("turn-end")       # has: which one is answered shows
         others = tuple(c for c in enc.order if c != active)
         answered = False
         self.turns += 1
@@ -151,6 +157,15 @@ class _Sweep:
                                    else self.rs.explore.turn_moves)(active, others), others)
         start = self.turns % len(moves)           # each turn begins with another action
         for n, (kind, fields) in enumerate(moves[start:] + moves[:start]):
+            if self.grid and n == 0 and "provokes" in _fields_of_kind(self.rs, kind):
+                # with positions, every stated provocation: each other set of
+                # those around, then what the positions show, which happens
+                for who in _subsets(others):
+                    if self.play(dict(self._data(active, kind, fields),
+                                      provokes=list(who))) in HAPPENS:
+                        self._answered(enc.stack[-1].id)
+                        self.settle()
+                        break
             for _ in range(2 if n == 0 else 1):       # the first one twice: its limit
                 if self.play(self._data(active, kind, fields)) not in HAPPENS:
                     continue
@@ -171,8 +186,9 @@ class _Sweep:
                 self._answered(enc.stack[-1].id)
             self.settle()
         self.settle()
-        if "moments" in self.windows:               # the turn's start, long after it
-            self.answer_round("turn-start")
+        if "moments" in self.windows:   # the turn's start long after it, and the end
+            self.answer_round("turn-start")     # of this turn before it (an earlier
+            self.answer_round("turn-end")       # turn has ended: which end is meant?)
             self.settle()
         self.play({"do": END_TURN}, facts=True)
         if "moments" in self.windows:
@@ -216,7 +232,12 @@ class _Sweep:
     def _answered(self, fid) -> None:
         """Everyone tries every answer to ``fid`` while each of its parts is
         pending and once it has resolved; the other stack moves (a loss, a
-        disruption, a counter) are tried on it once its answers are down."""
+        disruption, a counter) are tried on it once its answers are down. One
+        combatant besides the owner, another each turn, holds its answers
+        back until after the loss (every other turn) or until the owner's
+        event after the resolution (the other turns), so that an answer then
+        still has its budget."""
+        order = self.enc.order
         for _ in range(MAX_SETTLE):
             top = self._top()
             if top is None or top.id != fid:
@@ -227,14 +248,16 @@ class _Sweep:
                 continue
             if not top.pending:
                 return
-            self.answer_round(fid)
+            owner = top.owner
+            holder = order[self.turns % len(order)]
+            holder = None if holder == owner else holder
+            self.answer_round(fid, holding=holder)
             self._down_to(fid)
             for kind in self.voiding if self.turns % 2 else ():   # every other turn
                 if self.play({"do": kind}) == "allowed":
                     self.answer_round(fid)          # the frame's part in play, still
                     self._down_to(fid)
                     return
-            owner = top.owner
             if self.play({"do": RESOLVE}) != "allowed":
                 return
             if not self.turns % 2 and owner in self.enc.fighters:
@@ -289,6 +312,14 @@ def _dressed(rs, moves, others=()) -> list:
             subsets = [(f,) for f in flags] + ([tuple(flags)] if len(flags) > 1 else [])
             out += [(kind, fields + tuple((f, True) for f in sub)) for sub in subsets]
     return list(dict.fromkeys(out))
+
+
+def _subsets(people) -> list:
+    """Every subset of ``people``, the largest first."""
+    out = [()]
+    for p in people:
+        out += [sub + (p,) for sub in out]
+    return sorted(out, key=len, reverse=True)
 
 
 def _walk(here, steps) -> list:
