@@ -113,8 +113,8 @@ class _Sweep:
         for who in self.enc.order:
             if who == holding:
                 continue
-            for kind, label in tries:
-                data = {"actor": who, "do": kind}
+            for kind, label, fields in self._moving(tries):
+                data = self._data(who, kind, fields)
                 if to is not None:
                     data["to"] = to
                 if label is not None:
@@ -127,6 +127,23 @@ class _Sweep:
                     self.play(dict(data, ruling="deny"))
                 if self.play(data) in HAPPENS:
                     self._down_to(to)
+
+    def _moving(self, tries) -> list:
+        """The tries, each answer that moves on the grid first with its
+        path turned each of four ways (away from whoever it answers, too)."""
+        out = []
+        for kind, label in tries:
+            if self.grid:
+                for k, fields in self.rs.explore.grid_answers:
+                    given = dict(fields)
+                    if k != kind or GRID_STEPS not in given:
+                        continue
+                    for turn in _TURNS:
+                        steps = tuple(turn(*step) for step in given[GRID_STEPS])
+                        out.append((kind, label, tuple(
+                            (f, steps if f == GRID_STEPS else v) for f, v in fields)))
+            out.append((kind, label, ()))
+        return out
 
     def _down_to(self, to) -> None:
         """Resolve what answers put above their trigger (not the trigger)."""
@@ -312,6 +329,11 @@ def _dressed(rs, moves, others=()) -> list:
             subsets = [(f,) for f in flags] + ([tuple(flags)] if len(flags) > 1 else [])
             out += [(kind, fields + tuple((f, True) for f in sub)) for sub in subsets]
     return list(dict.fromkeys(out))
+
+
+# a path turned a quarter at a time: right, back, left, as given
+_TURNS = (lambda x, y: (-y, x), lambda x, y: (-x, -y), lambda x, y: (y, -x),
+          lambda x, y: (x, y))
 
 
 def _subsets(people) -> list:
