@@ -36,6 +36,7 @@ from ..engine.turn import whose_turn
 from ..errors import StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
+from .fieldvalues import _fields_of_kind
 
 ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
@@ -49,8 +50,10 @@ HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
 class _Sweep:
     """One sweep being played and written down."""
 
-    def __init__(self, rs, order, answers, options, windows=("actions",), grid=False):
+    def __init__(self, rs, order, answers, options, windows=("actions",), grid=False,
+                 labels=(None,)):
         self.rs = rs
+        self.labels = labels
         self.windows = windows
         self.grid = grid
         # the stack moves besides resolve and continue: a loss, a disruption...
@@ -100,15 +103,24 @@ class _Sweep:
                 return frame
         return None
 
-    def answer_round(self, to: str | None) -> None:
-        """Every combatant tries every answer, in this sweep's order, to
-        ``to`` (a frame id or a moment; None: the top of the stack); an answer
-        that happens is resolved before the next try."""
+    def answer_round(self, to: str | None, holding=None) -> None:
+        """Every combatant (but ``holding``) tries every answer, in this
+        sweep's order, to ``to`` (a frame id or a moment; None: the top of the
+        stack); an answer that happens is resolved before the next try. With
+        labels, each answer kind takes the labels in turn, one behind the one
+        before: an answer of another kind under another label comes early."""
+        n = len(self.labels)
+        tries = [(kind, self.labels[(j + r) % n]) for r in range(n)
+                 for j, kind in enumerate(self.answers)]
         for who in self.enc.order:
-            for kind in self.answers:
-                data = {"actor": who, "do": kind}
+            if who == holding:
+                continue
+            for kind, label, fields in self._moving(tries):
+                data = self._data(who, kind, fields)
                 if to is not None:
                     data["to"] = to
+                if label is not None:
+                    data["on"] = label
                 try:
                     left = self.enc.try_step(data).verdict == "gm"
                 except StepError:
@@ -117,6 +129,23 @@ class _Sweep:
                     self.play(dict(data, ruling="deny"))
                 if self.play(data) in HAPPENS:
                     self._down_to(to)
+
+    def _moving(self, tries) -> list:
+        """The tries, each answer that moves on the grid first with its
+        path turned each of four ways (away from whoever it answers, too)."""
+        out = []
+        for kind, label in tries:
+            if self.grid:
+                for k, fields in self.rs.explore.grid_answers:
+                    given = dict(fields)
+                    if k != kind or GRID_STEPS not in given:
+                        continue
+                    for turn in _TURNS:
+                        steps = tuple(turn(*step) for step in given[GRID_STEPS])
+                        out.append((kind, label, tuple(
+                            (f, steps if f == GRID_STEPS else v) for f, v in fields)))
+            out.append((kind, label, ()))
+        return out
 
     def _down_to(self, to) -> None:
         """Resolve what answers put above their trigger (not the trigger)."""
@@ -140,14 +169,17 @@ class _Sweep:
                                    else self.rs.explore.turn_moves)(active, others), others)
         start = self.turns % len(moves)           # each turn begins with another action
         for n, (kind, fields) in enumerate(moves[start:] + moves[:start]):
+            if self.grid and n == 0 and "provokes" in _fields_of_kind(self.rs, kind):
+                # with positions, every stated provocation: each other set of
+                # those around, then what the positions show, which happens
+                for who in _subsets(others):
+                    if self.play(dict(self._data(active, kind, fields),
+                                      provokes=list(who))) in HAPPENS:
+                        self._answered(enc.stack[-1].id)
+                        self.settle()
+                        break
             for _ in range(2 if n == 0 else 1):       # the first one twice: its limit
-                data = {"actor": active, "do": kind}
-                for key, value in fields:
-                    if key == GRID_STEPS:
-                        data["path"] = _walk(enc.fighters[active].at, value)
-                    else:
-                        data[key] = list(value) if isinstance(value, tuple) else value
-                if self.play(data) not in HAPPENS:
+                if self.play(self._data(active, kind, fields)) not in HAPPENS:
                     continue
                 answered = True
                 self._answered(enc.stack[-1].id)
@@ -166,15 +198,58 @@ class _Sweep:
                 self._answered(enc.stack[-1].id)
             self.settle()
         self.settle()
+        if "moments" in self.windows:   # the turn's start long after it, and the end
+            self.answer_round("turn-start")     # of this turn before it (an earlier
+            self.answer_round("turn-end")       # turn has ended: which end is meant?)
+            self.settle()
         self.play({"do": END_TURN}, facts=True)
         if "moments" in self.windows:
             self.answer_round(TURN_END)
         self.settle()
 
+    def pairs(self) -> None:
+        """On each turn of the first in order, one ordered pair of its turn's
+        steps (the second also with each flag it takes): the first, then the
+        second, each settled, then the ruleset's probes of what is left (a
+        move of one square more than the movement left, then of all of it).
+        The others' turns end at once."""
+        enc = self.enc
+        lead = enc.order[0]
+        others = tuple(c for c in enc.order if c != lead)
+        moves = self.rs.explore.turn_moves(lead, others)
+        probes = self.rs.explore.limit_probes
+        for first in moves:
+            for second in _dressed(self.rs, moves):
+                for kind, fields in (first, second):
+                    if self.play(self._data(lead, kind, fields)) in HAPPENS:
+                        self.settle()
+                for data in probes(enc, lead) if probes is not None else ():
+                    if self.play(data) in HAPPENS:
+                        self.settle()
+                self.settle()
+                for _ in enc.order:
+                    self.play({"do": END_TURN}, facts=True)
+                    self.settle()
+                self.turns += 1
+
+    def _data(self, active, kind, fields) -> dict:
+        data = {"actor": active, "do": kind}
+        for key, value in fields:
+            if key == GRID_STEPS:
+                data["path"] = _walk(self.enc.fighters[active].at, value)
+            else:
+                data[key] = list(value) if isinstance(value, tuple) else value
+        return data
+
     def _answered(self, fid) -> None:
         """Everyone tries every answer to ``fid`` while each of its parts is
         pending and once it has resolved; the other stack moves (a loss, a
-        disruption, a counter) are tried on it once its answers are down."""
+        disruption, a counter) are tried on it once its answers are down. One
+        combatant besides the owner, another each turn, holds its answers
+        back until after the loss (every other turn) or until the owner's
+        event after the resolution (the other turns), so that an answer then
+        still has its budget."""
+        order = self.enc.order
         for _ in range(MAX_SETTLE):
             top = self._top()
             if top is None or top.id != fid:
@@ -185,19 +260,31 @@ class _Sweep:
                 continue
             if not top.pending:
                 return
-            self.answer_round(fid)
+            owner = top.owner
+            holder = order[self.turns % len(order)]
+            holder = None if holder == owner else holder
+            self.answer_round(fid, holding=holder)
             self._down_to(fid)
             for kind in self.voiding if self.turns % 2 else ():   # every other turn
                 if self.play({"do": kind}) == "allowed":
+                    self.answer_round(fid)          # the frame's part in play, still
+                    self._down_to(fid)
                     return
             if self.play({"do": RESOLVE}) != "allowed":
                 return
+            if not self.turns % 2 and owner in self.enc.fighters:
+                # the owner's event before the answers: an event closes no window
+                if self.play({"actor": owner, "do": EVENT}) in HAPPENS:
+                    self.play({"do": RESOLVE})
             self.answer_round(fid)
             self._down_to(fid)
 
     def vector(self, name: str) -> dict:
-        for _ in range(ROUNDS * len(self.order)):
-            self.turn()
+        if name == "pairs":
+            self.pairs()
+        else:
+            for _ in range(ROUNDS * len(self.order)):
+                self.turn()
         digest = hashlib.sha256(json.dumps(self.steps, sort_keys=True).encode()).hexdigest()
         options = ", ".join(f"{k} {v}" for k, v in self.options.items()) or "default options"
         refresh = {rule for r in self.rs.rows if r.step in ("next-turn", END_TURN)
@@ -239,6 +326,19 @@ def _dressed(rs, moves, others=()) -> list:
     return list(dict.fromkeys(out))
 
 
+# a path turned a quarter at a time: right, back, left, as given
+_TURNS = (lambda x, y: (-y, x), lambda x, y: (-x, -y), lambda x, y: (y, -x),
+          lambda x, y: (x, y))
+
+
+def _subsets(people) -> list:
+    """Every subset of ``people``, the largest first."""
+    out = [()]
+    for p in people:
+        out += [sub + (p,) for sub in out]
+    return sorted(out, key=len, reverse=True)
+
+
 def _walk(here, steps) -> list:
     path = []
     for dx, dy in steps:
@@ -273,11 +373,15 @@ def generate(rulesets=None) -> list[dict]:
                  for i, (variant, options) in enumerate(_option_variants(rs))]
         if rs.explore.grid_moves is not None:       # on a line, allies beside each other
             runs += [(f"grid-{lead}", {}, [lead], i) for i, lead in enumerate(answers)]
+        if rs.explore.labelled:      # every answer, each under two labels of one trigger
+            runs.append(("labels", {}, answers, 0))
+        runs.append(("pairs", {}, [], 0))
         for label, options, tried, rotation in runs:
             first = ids[rotation % len(ids)]
             order = ids[ids.index(first):] + ids[:ids.index(first)]
             windows = ("actions", "moments") if label.endswith("-moments") else ("actions",)
-            sweep = _Sweep(rs, order, tried, options, windows, grid=label.startswith("grid-"))
+            sweep = _Sweep(rs, order, tried, options, windows, grid=label.startswith("grid-"),
+                           labels=("a", "b") if label == "labels" else (None,))
             out.append(sweep.vector(label))
     return out
 

@@ -112,6 +112,8 @@ class Explore:
     grid_answers: tuple = ()         # ((kind, fields), ...) answers tried on every trigger
     # Answers with fields of their own (a flag, say), tried on every trigger in both modes
     answer_variants: tuple = ()      # ((kind, fields), ...)
+    # Steps that show a budget's exact remainder in verdicts: (enc, actor) -> [step]
+    limit_probes: object = None
 
 
 @dataclass(frozen=True, eq=False)

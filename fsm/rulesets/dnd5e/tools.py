@@ -49,6 +49,13 @@ def grid_moves(actor, others) -> list:
             ("move", (("steps", ((1, 0), (1, 0))),)), ("disengage", ())]
 
 
+def limit_probes(enc, actor) -> list:
+    """A move one square longer than the movement left (refused), then one
+    of all of it: the verdicts show exactly how much movement is left."""
+    left = enc.budgets(actor)["movement"] // fx.FEET_PER_SQUARE
+    return [{"actor": actor, "do": "move", "squares": n} for n in (left + 1, left) if n > 0]
+
+
 ANSWER_VARIANTS = (("reaction", (("before", True), ("slot", True))),)
 GRID_ANSWERS = ()
 
@@ -137,7 +144,7 @@ explore = Explore(turn_moves=turn_moves, frame_class=frame_class, fighter_key=fi
                   watch=watch, tallies=TALLIES, combatants=combatants, costless=COSTLESS,
                   reads_uses=True, void_rules=("5E-COUNTERSPELL",),
                   answer_variants=ANSWER_VARIANTS, grid_moves=grid_moves,
-                  grid_answers=GRID_ANSWERS)
+                  grid_answers=GRID_ANSWERS, limit_probes=limit_probes)
 
 
 # -- mutants ----------------------------------------------------------------------------
