@@ -168,8 +168,8 @@ def test_an_owners_event_closes_none_of_its_windows(sweeps):
 def test_the_movement_left_shows_in_verdicts(sweeps):
     """After each pair of turn steps (a move, then Dash, say), a move one
     square longer than what is left is refused and one of all of it allowed."""
-    v = sweeps["sweep-dnd5e-pairs"]
-    steps = _steps(v)
+    steps = [pair for vid, v in sweeps.items() if vid.startswith("sweep-dnd5e-pairs-")
+             for pair in _steps(v)]
     bounded = 0
     for (a, ea), (b, eb) in zip(steps, steps[1:]):
         if (a["do"] == b["do"] == "move" and a.get("squares") == b.get("squares", 0) + 1

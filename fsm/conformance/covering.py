@@ -280,11 +280,19 @@ COVERAGE = "COVERAGE.json"      # beside the folder of generated vectors, in spe
 
 def render(vectors: list[dict], coverage: dict) -> dict:
     """File name -> text, exactly as committed (the vectors, and the manifest)."""
-    files = {f"{v['id']}.json": (sweeps.render(v) if v["id"].startswith("sweep-") else
+    files = {f"{v['id']}.json": (_step_per_line(v) if v["id"].startswith("sweep-") else
                                  json.dumps(v, indent=1, ensure_ascii=False) + "\n")
              for v in vectors}
     files[COVERAGE] = json.dumps(coverage, indent=1, sort_keys=True) + "\n"
     return files
+
+
+def _step_per_line(vector: dict) -> str:
+    """A long vector as committed (a sweep): its head indented, one step per line."""
+    head = {k: v for k, v in vector.items() if k != "steps"}
+    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
+    steps = ",\n  ".join(json.dumps(s, ensure_ascii=False) for s in vector["steps"])
+    return f"{text},\n \"steps\": [\n  {steps}\n ]\n}}\n"
 
 
 def folders(root) -> tuple[str, str]:

@@ -35,14 +35,13 @@ from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..engine.turn import whose_turn
 from ..errors import StepError
 from ..io.scenario import FORMAT
-from ..rulesets import RULESETS
+from ..rulesets import GRID_STEPS, RULESETS, walk_path
 from .fieldvalues import _fields_of_kind
 
 ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
 # between two of its own
 PEOPLE = (("ayla", "heroes"), ("brom", "heroes"), ("grok", "monsters"))
-GRID_STEPS = "steps"      # a move's path as steps from where its actor stands
 MAX_SETTLE = 40        # resolves and continues that bring the stack down, at most
 HAPPENS = ("allowed", "gm")      # a step the GM may allow happens unless denied
 
@@ -193,7 +192,7 @@ class _Sweep:
                 if words.forced_kinds else None
             back = -1 if self.turns % 2 else 1
             if kind is not None and self.play({"actor": active, "do": EVENT, "forced": kind,
-                                               "path": _walk(enc.fighters[active].at,
+                                               "path": walk_path(enc.fighters[active].at,
                                                              ((back, 0),))}) in HAPPENS:
                 self._answered(enc.stack[-1].id)
             self.settle()
@@ -207,18 +206,18 @@ class _Sweep:
             self.answer_round(TURN_END)
         self.settle()
 
-    def pairs(self) -> None:
+    def pairs(self, index: int) -> None:
         """On each turn of the first in order, one ordered pair of its turn's
-        steps (the second also with each flag it takes): the first, then the
-        second, each settled, then the ruleset's probes of what is left (a
-        move of one square more than the movement left, then of all of it).
-        The others' turns end at once."""
+        steps, the first being its ``index``-th (the second also with each
+        flag it takes): the first, then the second, each settled, then the
+        ruleset's probes of what is left (a move of one square more than the
+        movement left, then of all of it). The others' turns end at once."""
         enc = self.enc
         lead = enc.order[0]
         others = tuple(c for c in enc.order if c != lead)
         moves = self.rs.explore.turn_moves(lead, others)
         probes = self.rs.explore.limit_probes
-        for first in moves:
+        for first in moves[index:index + 1]:
             for second in _dressed(self.rs, moves):
                 for kind, fields in (first, second):
                     if self.play(self._data(lead, kind, fields)) in HAPPENS:
@@ -236,7 +235,7 @@ class _Sweep:
         data = {"actor": active, "do": kind}
         for key, value in fields:
             if key == GRID_STEPS:
-                data["path"] = _walk(self.enc.fighters[active].at, value)
+                data["path"] = walk_path(self.enc.fighters[active].at, value)
             else:
                 data[key] = list(value) if isinstance(value, tuple) else value
         return data
@@ -280,8 +279,8 @@ class _Sweep:
             self._down_to(fid)
 
     def vector(self, name: str) -> dict:
-        if name == "pairs":
-            self.pairs()
+        if name.startswith("pairs-"):
+            self.pairs(int(name.removeprefix("pairs-")) - 1)
         else:
             for _ in range(ROUNDS * len(self.order)):
                 self.turn()
@@ -293,12 +292,17 @@ class _Sweep:
             "format": FORMAT,
             "id": f"sweep-{self.rs.name}-{name}",
             "ruleset": self.rs.name,
-            "description": (f"A sweep ({digest[:10]}): {len(self.order)} combatants over "
-                            f"{ROUNDS} rounds, {self.order[0]} first, {options}; at every "
-                            f"moment everyone tries every answer ({', '.join(self.answers)}, "
-                            f"in that order) and the active one each action of its turn "
-                            f"twice, so that every budget's limit and the moment it comes "
-                            f"back show in the verdicts alone."),
+            "description": f"A sweep ({digest[:10]}): " + (
+                f"{self.order[0]} takes its turn step number {name[6:]}, then each other "
+                f"one, then moves one square more than the movement left and then all of "
+                f"it, a turn each time; the others end their turns at once, so that each "
+                f"pair of turn steps shows in verdicts what it leaves."
+                if name.startswith("pairs-") else
+                f"{len(self.order)} combatants over {ROUNDS} rounds, {self.order[0]} first, "
+                f"{options}; at every moment everyone tries every answer "
+                f"({', '.join(self.answers)}, in that order) and the active one each action "
+                f"of its turn twice, so that every budget's limit and the moment it comes "
+                f"back show in the verdicts alone."),
             "rules": sorted(self.rules | refresh),
             "options": self.options,
             "combatants": self.combatants,
@@ -339,14 +343,6 @@ def _subsets(people) -> list:
     return sorted(out, key=len, reverse=True)
 
 
-def _walk(here, steps) -> list:
-    path = []
-    for dx, dy in steps:
-        here = (here[0] + dx, here[1] + dy)
-        path.append([here[0], here[1]])
-    return path
-
-
 def _option_variants(rs) -> list[tuple[str, dict]]:
     out = []
     for opt in rs.options:
@@ -375,7 +371,8 @@ def generate(rulesets=None) -> list[dict]:
             runs += [(f"grid-{lead}", {}, [lead], i) for i, lead in enumerate(answers)]
         if rs.explore.labelled:      # every answer, each under two labels of one trigger
             runs.append(("labels", {}, answers, 0))
-        runs.append(("pairs", {}, [], 0))
+        pairs = len(rs.explore.turn_moves(ids[0], tuple(ids[1:])))
+        runs += [(f"pairs-{i + 1}", {}, [], 0) for i in range(pairs)]
         for label, options, tried, rotation in runs:
             first = ids[rotation % len(ids)]
             order = ids[ids.index(first):] + ids[:ids.index(first)]
@@ -395,11 +392,3 @@ def coverage(vectors: list[dict]) -> dict:
         c["steps"] += len(v["steps"])
         c["turns"] += sum(1 for s in v["steps"] if s["do"] == END_TURN)
     return out
-
-
-def render(vector: dict) -> str:
-    """A sweep as committed: its head indented, one step per line."""
-    head = {k: v for k, v in vector.items() if k != "steps"}
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
-    steps = ",\n  ".join(json.dumps(s, ensure_ascii=False) for s in vector["steps"])
-    return f"{text},\n \"steps\": [\n  {steps}\n ]\n}}\n"

@@ -13,20 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
-from ..rulesets import get
+from ..rulesets import GRID_STEPS, get, walk_path
 from .state import CLOSED, KEPT
 
 FIRST_STACK_MOVES = (RESOLVE, CONTINUE)
-GRID_STEPS = "steps"      # a move's path as steps from where its actor stands (grid mode)
-
-
-def _walk(here, steps) -> list:
-    """The squares entered by ``steps`` ((dx, dy), ...) from ``here``."""
-    path = []
-    for dx, dy in steps:
-        here = (here[0] + dx, here[1] + dy)
-        path.append([here[0], here[1]])
-    return path
 LAST_MOVES = (EVENT, END_TURN)
 
 
@@ -48,7 +38,7 @@ class Move:
             data["actor"] = self.actor
         for key, value in self.fields:
             if key == GRID_STEPS:
-                data["path"] = _walk(enc.fighters[self.actor].at, value)
+                data["path"] = walk_path(enc.fighters[self.actor].at, value)
             else:
                 data[key] = list(value) if isinstance(value, tuple) else value
         if self.target is not None:

@@ -90,6 +90,18 @@ class Tally:
     reset: str | None = None
 
 
+GRID_STEPS = "steps"     # the field of a grid move's path, as steps from its actor
+
+
+def walk_path(here, steps) -> list:
+    """The squares entered by ``steps`` ((dx, dy), ...) from ``here``."""
+    path = []
+    for dx, dy in steps:
+        here = (here[0] + dx, here[1] + dy)
+        path.append([here[0], here[1]])
+    return path
+
+
 @dataclass(frozen=True)
 class Explore:
     """How the explorer walks a ruleset and what it checks after each step."""
