@@ -154,10 +154,11 @@ TABLE = {
     "reaction": [
         (ANSWER_PHASES, ["5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE", "5E-TRIGGER",
                          "5E-REACTION-AFTER", "5E-STACK", "5E-INCAPACITATED",
-                         "5E-REACTION-ONE", "5E-REACTION-BEFORE", "5E-SLOT-ONE", "5E-SPACES",
-                         "5E-OA"],
+                         "5E-REACTION-ONE", "5E-REACTION-BEFORE", "5E-SHIELD",
+                         "5E-COUNTERSPELL", "5E-SLOT-ONE", "5E-SPACES", "5E-OA"],
          [HAS_TRIGGER, STILL_OPEN, ABOVE, ABLE, REACTION_LEFT,
-          _c("before_its_trigger", "trigger-already-resolved", "5E-REACTION-BEFORE"),
+          _c("before_its_trigger", "trigger-already-resolved", "5E-REACTION-BEFORE",
+             "5E-SHIELD", "5E-COUNTERSPELL"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-REACTION-AFTER"),
           SLOT, SPACES, PLACED]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
@@ -249,6 +250,7 @@ class Frame:
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
         self.forced = None
+        self.attack = None          # melee, ranged, area or close
 
 
 class State:
@@ -881,6 +883,19 @@ def checks_for(kind, ph):
     raise RuntimeError("no line for %s in %s" % (kind, ph))
 
 
+def examples_followed(rules, cx, step):
+    """PRECEDENCE.md: of Shield and Counterspell, only the example the step
+    follows is cited (TIMING.md T-5E-REACTION: a spell cast against a trigger
+    that casts none or has an attack follows Shield; against a casting,
+    Counterspell; a Reaction that casts no spell, neither)."""
+    t = cx.trigger
+    cast = casts_spell(step) and t is not None and t.moment is None
+    casting = cast and (t.spell or t.slot)
+    fits = {"5E-SHIELD": cast and (not casting or t.attack is not None),
+            "5E-COUNTERSPELL": casting}
+    return [r for r in rules if fits.get(r, True)]
+
+
 def judge(st, step, n):
     kind, actor, fid, step = read_step(st, step, n)
     tid = find_trigger(st, step) if kind in ANSWERS else None
@@ -897,12 +912,14 @@ def judge(st, step, n):
     allowed_rules, checks = checks_for(kind, work.phase())
     for name, reason, rules in checks:
         if not CHECKS[name](work, cx):
-            return st, {"verdict": "rejected", "reason": reason, "rules": list(rules)}
+            return st, {"verdict": "rejected", "reason": reason,
+                        "rules": examples_followed(rules, cx, step)}
     if allowed_rules is None:
         # a refused line whose checks all passed: should not happen
         return st, {"verdict": "rejected", "reason": checks[-1][1], "rules": list(checks[-1][2])}
     apply_effect(work, kind, actor, fid, step, cx)
-    return work, {"verdict": "allowed", "reason": None, "rules": list(allowed_rules)}
+    return work, {"verdict": "allowed", "reason": None,
+                  "rules": examples_followed(allowed_rules, cx, step)}
 
 
 # ---------------------------------------------------------------- effects
@@ -916,6 +933,7 @@ def new_frame(st, kind, actor, fid, step):
     f = Frame(fid, kind, actor, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
     f.path = path
     f.forced = step.get("forced")
+    f.attack = step.get("attack")
     f.turn = st.turn
     f.spell = casts_spell(step)
     f.slot = step.get("slot") is True

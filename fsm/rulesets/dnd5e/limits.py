@@ -21,6 +21,8 @@ STACK_MOVES = frozenset({"resolve", "continue", "counter"})
 FEET_PER_SQUARE = 5
 SPELL, SLOT, BEFORE = "spell", "slot", "before"
 CONCENTRATION = "concentration"     # an event's: its actor's Concentration breaks
+# the texts' two Reactions that come before their trigger, cited where they fit
+SHIELD, COUNTERSPELL = "5E-SHIELD", "5E-COUNTERSPELL"
 
 
 class Fighter5e(Fighter):
@@ -137,9 +139,22 @@ def _timing_seen(before: bool):
     return seen
 
 
+def _examples_that_fit(enc, st, rules):
+    """Of Shield and Counterspell, the example a reaction spell before its
+    trigger follows: Shield answers an attack, Counterspell a casting (a
+    spell with an ``attack``, Magic Missile say, is both); a Reaction that
+    casts no spell follows neither."""
+    t = st.target
+    cast = bool(st.flags & {SPELL, SLOT}) and t is not None and t.kind not in TURN_KINDS
+    casting = cast and bool(t.flags & {SPELL, SLOT})
+    fits = {SHIELD: cast and (not casting or t.attack is not None), COUNTERSPELL: casting}
+    return [r for r in rules if fits.get(r, True)]
+
+
 @guard("trigger-already-resolved",
        "trigger {trigger} has already resolved ({done}/{parts} parts); this Reaction comes "
-       "before its trigger takes effect", seen=_timing_seen(True), ok="{ok}")
+       "before its trigger takes effect", seen=_timing_seen(True), ok="{ok}",
+       bears=_examples_that_fit)
 def before_its_trigger(enc, st):
     """A Reaction whose description puts it before its trigger (``before``; an
     Opportunity Attack always) answers it while the trigger is pending."""

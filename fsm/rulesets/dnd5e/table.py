@@ -65,7 +65,9 @@ _ENTRIES = [
     row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, fx.spend_slot, fx.note_spell,
         c.push_frame, rules=("5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE"),
         **_ANSWER,
-        before_its_trigger="5E-REACTION-BEFORE", after_its_trigger="5E-REACTION-AFTER",
+        # Shield's or Counterspell's sentence cited where the step follows it
+        before_its_trigger=("5E-REACTION-BEFORE", fx.SHIELD, fx.COUNTERSPELL),
+        after_its_trigger="5E-REACTION-AFTER",
         slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
     # The Opportunity Attack: one melee attack, right before a creature you can
     # see leaves your reach
