@@ -331,8 +331,7 @@ class Encounter:
                 return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
             said = st.outcomes.explained() if self.explaining else (None, ())
             bears = tuple(dict.fromkeys((*rows[0].rules, *st.outcomes.cited)))
-            return Verdict(st.index, ALLOWED, None, self._cited(st, rows[0]),
-                           notes=self._notes(st),
+            return Verdict(st.index, ALLOWED, None, rows[0].cited(self, st), notes=self._notes(st),
                            because=said[0], templates=(None, said[1]), bears=bears)
         if snap is not None:
             S.restore(self, snap)
@@ -341,14 +340,6 @@ class Encounter:
                            f"without a reason")
         g, rules = st.outcomes.failed[0]
         return self._verdict(st, REJECTED, g, rules, g.reason)
-
-    def _cited(self, st, row) -> tuple:
-        """An allowed step's rules: its row's, but the examples a guard finds
-        it does not follow (PRECEDENCE.md)."""
-        rules = row.rule_ids()
-        left_out = {r for g, ids in row.guards if g.bears is not None
-                    for r in set(ids) - set(g.bearing(self, st, ids))}
-        return tuple(r for r in rules if r not in left_out) if left_out else rules
 
     def _refuse(self, st, refusal) -> Verdict:
         for g, rules in refusal.guards:
@@ -359,9 +350,8 @@ class Encounter:
 
     def _verdict(self, st, verdict, g, rules, reason) -> Verdict:
         seen = g.seen(self, st) if g.seen and self.wording else {}
-        rules = g.bearing(self, st, rules)
-        return Verdict(st.index, verdict, reason, rules, guard=g.name, seen=seen,
-                       says=fill(g.says, seen) if self.wording else None,
+        return Verdict(st.index, verdict, reason, g.bearing(self, st, rules), guard=g.name,
+                       seen=seen, says=fill(g.says, seen) if self.wording else None,
                        notes=self._notes(st) if verdict == GM_VERDICT else (),
                        templates=(g.says, ()))
 

@@ -40,7 +40,8 @@ TAKES = {
     "spell": {"action", "bonus", "ready", "reaction"},
 }
 
-STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "bonus", "comment", "do", "expect", "forced",
+STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "bonus", "comment", "do",
+               "expect", "forced",
                "id", "name", "on", "parts", "path", "provokes", "readies", "ruling", "shift",
                "concentration",
                "slot", "spell", "squares", "targets", "to", "triggers"}

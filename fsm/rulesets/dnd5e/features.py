@@ -7,7 +7,7 @@ Action is checked by the Bonus Action's own limits (``limits``)."""
 from __future__ import annotations
 
 from ...engine.guard import guard
-from .limits import ADDITIONAL, SLOT, SPELL
+from .limits import ADDITIONAL, BONUS, SLOT, SPELL, paid_by_feature
 
 
 def _seen(words: str):
@@ -31,3 +31,15 @@ def additional_left(enc, st):
 def additional_not_magic(enc, st):
     """The additional action casts no spell (it is never the Magic action)."""
     return ADDITIONAL not in st.flags or not st.flags & {SPELL, SLOT}
+
+
+def spend_action(enc, st):
+    """The turn's action, or what a feature pays with instead: the Bonus
+    Action, the additional action (both, when the step says both)."""
+    f = enc.fighters[st.actor]
+    if BONUS in st.flags:
+        f.bonus_used = True
+    if ADDITIONAL in st.flags:
+        f.additional_used = True
+    if not paid_by_feature(st):
+        f.action_used = True

@@ -304,18 +304,6 @@ def counterspelled(enc, st):
 
 # -- effects ------------------------------------------------------------------------------
 
-def spend_action(enc, st):
-    """The turn's action, or what a feature pays with instead: the Bonus
-    Action, the additional action (both, when the step says both)."""
-    f = enc.fighters[st.actor]
-    if BONUS in st.flags:
-        f.bonus_used = True
-    if ADDITIONAL in st.flags:
-        f.additional_used = True
-    if not paid_by_feature(st):
-        f.action_used = True
-
-
 def spend_bonus(enc, st):
     enc.fighters[st.actor].bonus_used = True
 

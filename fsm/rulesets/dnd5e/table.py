@@ -39,14 +39,14 @@ _SPACES = dict(passes_only_open_spaces="5E-SPACES")
 
 _ENTRIES = [
     # The turn's action (5E-ACTION): one, on your turn, one thing at a time
-    row("action", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.spend_slot,
+    row("action", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action, fx.spend_slot,
         c.push_frame, rules=("5E-ACTION", "5E-CASTING-TIME"), **_ACTION,
         slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
-    row("dash", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.dash,
+    row("dash", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action, fx.dash,
         c.push_frame, rules="5E-DASH", **_AS_BONUS),
-    row("disengage", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action,
+    row("disengage", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action,
         fx.disengage, c.push_frame, rules="5E-DISENGAGE", **_AS_BONUS),
-    row("ready", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.spend_slot,
+    row("ready", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action, fx.spend_slot,
         c.push_frame,
         fx.note_readied, rules=("5E-READY", "5E-READY-SPELL"), **_ACTION,
         slot_left="5E-SLOT-ONE"),
