@@ -89,7 +89,7 @@ export interface Rulesets {
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "attack" | "attacks" | "before" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "targets" | "to" | "triggers";
+    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "targets" | "to" | "triggers";
     options: "slot_reactions";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded";
   };
@@ -127,7 +127,9 @@ export interface Step {
   forced?: "push" | "pull" | "slide" | "teleport";
   /** Schema: minItems 1. */
   targets?: Array<string>;
+  additional?: boolean;
   before?: boolean;
+  bonus?: boolean;
   concentration?: boolean;
   /** Schema: minimum 1, maximum 3. */
   cost?: number;

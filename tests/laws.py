@@ -401,22 +401,45 @@ def one_reaction_between_starts_of_your_turns(rec):
              "Reactions between the starts of one's turns")
 
 
+def _paid_by(a, flag) -> bool:
+    """Whether a feature pays for the action with ``flag`` (bonus, additional)."""
+    return a.kind in ACTIONS_5E and a.step.get(flag) is True
+
+
+def _a_bonus_action(a) -> bool:
+    return a.kind == "bonus" or _paid_by(a, "bonus")
+
+
 @law("dnd5e", "action_left")
 def one_action_per_turn(rec):
-    _at_most(_per([a for a in rec.allowed if a.kind in ACTIONS_5E],
+    _at_most(_per([a for a in rec.allowed if a.kind in ACTIONS_5E
+                   and not _paid_by(a, "bonus") and not _paid_by(a, "additional")],
                   lambda a: (a.actor, a.serial)), 1, "actions in a turn")
+
+
+@law("dnd5e", "additional_left")
+def one_additional_action_per_turn(rec):
+    _at_most(_per([a for a in rec.allowed if _paid_by(a, "additional")],
+                  lambda a: (a.actor, a.serial)), 1, "additional actions in a turn")
+
+
+@law("dnd5e", "additional_not_magic")
+def the_additional_action_casts_no_spell(rec):
+    for a in rec.allowed:
+        if _paid_by(a, "additional"):
+            assert not (a.step.get("spell") or a.step.get("slot")), a.step
 
 
 @law("dnd5e", "bonus_left")
 def one_bonus_action_per_turn(rec):
-    _at_most(_per([a for a in rec.allowed if a.kind == "bonus"],
+    _at_most(_per([a for a in rec.allowed if _a_bonus_action(a)],
                   lambda a: (a.actor, a.serial)), 1, "Bonus Actions in a turn")
 
 
 @law("dnd5e", "bonus_granted")
 def a_bonus_action_only_when_granted(rec):
     for a in rec.allowed:
-        if a.kind == "bonus":
+        if _a_bonus_action(a):
             assert rec.enc.fighters[a.actor].bonus, a.actor
 
 

@@ -189,3 +189,22 @@ def test_without_a_grid_an_enemy_may_be_said_to_be_provoked_by_what_provokes():
         return sorted(c["steps"][-1]["actor"] for c in _choices(menu(t)) if c["edits"])
     assert provoked(attack) == []
     assert provoked(walk) == ["ayla"]
+
+
+def test_the_form_offers_what_a_feature_pays_with():
+    """A 5e Dash or Disengage may be taken as the Bonus Action, and an action
+    as a feature's additional action; a Bonus Action is never additional."""
+    text = _edit("", op="new", ruleset="dnd5e")
+    for cid, side in (("rogue", "pcs"), ("orc", "monsters")):
+        text = _edit(text, op="add-combatant", combatant={"id": cid, "side": side})
+    offered = {}
+    for c in _choices(menu(text)):
+        last = c["steps"][-1]
+        if last.get("actor") == "rogue":
+            offered.setdefault(last["do"], set()).update(f["name"] for f in c["fields"])
+    assert {"bonus", "additional"} <= offered["dash"] and "bonus" in offered["disengage"]
+    assert "additional" in offered["action"] and "additional" in offered["ready"]
+    assert "additional" not in offered["bonus"]
+    text = _edit(text, op="add-step", step={"actor": "rogue", "do": "action",
+                                            "additional": True})
+    assert _verdicts(text)[-1][0] == "allowed"

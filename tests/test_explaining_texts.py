@@ -99,3 +99,33 @@ def test_an_allowed_step_is_under_the_rules_that_bear_on_it():
     do(enc, "end-turn")
     v = do(enc, "action", "orc", slot=True)
     assert "5E-SLOT-ONE" in v.bears
+
+
+@rule("5E-REACTION-BEFORE", "5E-SHIELD", "5E-COUNTERSPELL")
+def test_a_reaction_spell_too_late_cites_the_example_it_follows():
+    enc = explaining("dnd5e", [{"id": "orc", "side": "m"}, {"id": "shaman", "side": "m"},
+                               {"id": "wizard", "side": "p"}])
+    do(enc, "action", "orc", id="axe")
+    do(enc, "resolve")
+    shield = do(enc, "reaction", "wizard", to="axe", before=True, slot=True)
+    assert shield.reason == "trigger-already-resolved"
+    assert shield.rules == ("5E-REACTION-BEFORE", "5E-SHIELD")
+    do(enc, "end-turn")
+    do(enc, "action", "shaman", id="bolt", slot=True)
+    do(enc, "resolve")
+    counter = do(enc, "reaction", "wizard", to="bolt", before=True, spell=True)
+    assert counter.rules == ("5E-REACTION-BEFORE", "5E-COUNTERSPELL")
+    plain = do(enc, "reaction", "wizard", to="bolt", before=True)   # no spell: neither
+    assert plain.rules == ("5E-REACTION-BEFORE",)
+
+
+@rule("5E-SHIELD", "5E-REACTION-BEFORE")
+def test_the_too_late_shield_cites_shields_own_sentence_not_counterspells():
+    import yaml
+    from fsm.paths import default_root
+    spec = yaml.safe_load((default_root() / "spec" / "sentences.yaml").read_text())
+    rules_of = {s["id"]: s["rules"] for s in spec["sentences"]}
+    cited = {sid for sid, rules in rules_of.items()
+             if set(rules) & {"5E-REACTION-BEFORE", "5E-SHIELD"}}
+    assert "srd-5e.147" in cited and "srd-5e.136" not in cited
+    assert "srd-5e.043" in cited              # a Reaction's description may set its timing

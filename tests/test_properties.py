@@ -384,6 +384,10 @@ WITNESSES = {
         [{"actor": "a", "do": "ready"}, {"do": "resolve"}, {"do": "end-turn"},
          {"actor": "b", "do": "move", "id": "near"}, {"do": "resolve"},
          {"actor": "a", "do": "readied", "to": "near", "squares": 7}]),
+    # the timelines' additional actions cast no spell
+    ("dnd5e", "additional_not_magic"): (
+        [("a", "x"), ("b", "y")],
+        [{"actor": "a", "do": "action", "additional": True, "slot": True}]),
 }
 
 

@@ -419,6 +419,17 @@ def _precedence_citations(text):
     return out
 
 
+# PRECEDENCE.md: of the examples a check lists, a verdict cites those the step follows
+EXAMPLES_CITED_WHERE_THEY_FIT = frozenset({"5E-SHIELD", "5E-COUNTERSPELL"})
+
+
+def _follows(rules: tuple, listed: tuple) -> bool:
+    """``rules`` are ``listed``, in order, but examples the step does not follow."""
+    left_out = set(listed) - set(rules)
+    return rules == tuple(r for r in listed if r in rules) and \
+        left_out <= EXAMPLES_CITED_WHERE_THEY_FIT
+
+
 def test_every_verdict_cites_the_rules_precedence_md_gives():
     """An engine learns from PRECEDENCE.md which rule ids a verdict cites: for
     every step of every vector and scenario, the reference cites the ids
@@ -439,10 +450,8 @@ def test_every_verdict_cites_the_rules_precedence_md_gives():
                 break                   # a step that cannot be read cites nothing
             verdict = enc.step({k: v for k, v in data.items() if k != "expect"})
             allowed, cited = lines[(doc["ruleset"], data["do"])]
-            if verdict.verdict == "allowed":
-                assert tuple(verdict.rules) in allowed, (path.name, data, verdict.rules)
-            else:
-                assert tuple(verdict.rules) in cited[verdict.guard], \
-                    (path.name, data, verdict.guard, verdict.rules)
+            listed = allowed if verdict.verdict == "allowed" else cited[verdict.guard]
+            assert any(_follows(tuple(verdict.rules), ids) for ids in listed), \
+                (path.name, data, verdict.guard, verdict.rules)
             seen[verdict.verdict] += 1
     assert min(seen.values()) > 0, seen

@@ -105,7 +105,7 @@ class Adjudication:
                 return self._verdict(st, GM_VERDICT, g, rules, g.gm_reason)
             said = st.outcomes.explained() if self.explaining else (None, ())
             bears = tuple(dict.fromkeys((*rows[0].rules, *st.outcomes.cited)))
-            return Verdict(st.index, ALLOWED, None, rows[0].rule_ids(), notes=self._notes(st),
+            return Verdict(st.index, ALLOWED, None, rows[0].cited(self, st), notes=self._notes(st),
                            because=said[0], templates=(None, said[1]), bears=bears)
         if snap is not None:
             S.restore(self, snap)
@@ -124,8 +124,8 @@ class Adjudication:
 
     def _verdict(self, st, verdict, g, rules, reason) -> Verdict:
         seen = g.seen(self, st) if g.seen and self.wording else {}
-        return Verdict(st.index, verdict, reason, rules, guard=g.name, seen=seen,
-                       says=fill(g.says, seen) if self.wording else None,
+        return Verdict(st.index, verdict, reason, g.bearing(self, st, rules), guard=g.name,
+                       seen=seen, says=fill(g.says, seen) if self.wording else None,
                        notes=self._notes(st) if verdict == GM_VERDICT else (),
                        templates=(g.says, ()))
 

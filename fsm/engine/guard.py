@@ -52,6 +52,12 @@ class Guard:
     structural: bool = False      # only picks a machine row's destination
     once: bool = False            # only keeps its machine row from firing again on what
                                   # it did: forced, it loops or repeats another timing guard
+    bears: Callable | None = None  # (enc, step, rules) -> those of its row's rules that
+                                   # bear on the step (an example that fits it); all without
+
+    def bearing(self, enc, st, rules) -> tuple:
+        """Of ``rules`` (its row's for it), those that bear on the step."""
+        return tuple(rules) if self.bears is None else tuple(self.bears(enc, st, rules))
 
     def __call__(self, enc, st):
         return self.check(enc, st)
@@ -92,9 +98,11 @@ class Outcomes:
                 tuple((template, values) for _, template, values in self.passed))
 
 
-def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None):
-    """A rule limit with its reason code and a one-line explanation."""
-    return lambda fn: Guard(fn.__name__, fn, reason, gm, says, seen, ok)
+def guard(reason: str, says: str, *, gm: str | None = None, seen=None, ok: str | None = None,
+          bears=None):
+    """A rule limit with its reason code and a one-line explanation; ``bears``
+    picks, of its row's rules, those a verdict cites for the step (default: all)."""
+    return lambda fn: Guard(fn.__name__, fn, reason, gm, says, seen, ok, bears=bears)
 
 
 def timing(says: str, *, once: bool = False):
@@ -128,7 +136,7 @@ def judge(enc, st, g: Guard, rules) -> bool:
             words = g.ok.format_map(values)
             if words:                 # a limit that did not apply to this step says nothing
                 st.outcomes.passed.append((words, g.ok, values))
-                st.outcomes.cited.extend(rules)
+                st.outcomes.cited.extend(g.bearing(enc, st, rules))
         return True
     if answer == GM:
         st.outcomes.gm.append((g, rules))

@@ -84,6 +84,14 @@ class _Cites:
             object.__setattr__(self, "_rule_ids", ids)
         return ids
 
+    def cited(self, enc, st) -> tuple:
+        """What an allowed step of this row cites: :meth:`rule_ids`, but the
+        examples a guard finds it does not follow (PRECEDENCE.md)."""
+        ids = self.rule_ids()
+        left_out = {r for g, rules in self.guards if g.bears is not None
+                    for r in set(rules) - set(g.bearing(enc, st, rules))}
+        return tuple(r for r in ids if r not in left_out) if left_out else ids
+
 
 @dataclass(frozen=True)
 class Row(_Cites):

@@ -154,6 +154,9 @@ def render_precedence() -> str:
         "verdict cites the ids after the check that decided it (when several checks",
         "leave the step to the GM, the first of them decides the reason and the ids);",
         "an allowed step cites the ids after *allowed* in the line of its phase.",
+        "Where a check lists the texts' examples of its rule (5e's Shield and",
+        "Counterspell), a verdict, allowed or not, cites only those the step",
+        "follows (TIMING.md, T-5E-REACTION).",
         "",
     ]
     for ruleset, rs in RULESETS.items():

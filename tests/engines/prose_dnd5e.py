@@ -32,13 +32,16 @@ FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "
 # FORMAT.md: 5e's `spell` and `slot` only on action, bonus, ready and reaction; `before`
 # only on reaction; `readies` only on ready.
 TAKES = {
+    "additional": {"action", "dash", "disengage", "ready"},   # T-5E-TURN, *Features*
     "before": {"reaction"},
+    "bonus": {"dash", "disengage"},
     "concentration": {"event"},
     "slot": {"action", "bonus", "ready", "reaction"},
     "spell": {"action", "bonus", "ready", "reaction"},
 }
 
-STEP_FIELDS = {"actor", "attack", "attacks", "before", "comment", "do", "expect", "forced",
+STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "bonus", "comment", "do",
+               "expect", "forced",
                "id", "name", "on", "parts", "path", "provokes", "readies", "ruling", "shift",
                "concentration",
                "slot", "spell", "squares", "targets", "to", "triggers"}
@@ -78,6 +81,11 @@ OWN = _c("own_turn", "not-your-turn", "5E-OWN-TURN")
 NOT_PENDING = _c("no_action_pending", "action-in-progress", "5E-ONE-AT-A-TIME")
 ABLE = _c("able_to_act", "incapacitated", "5E-INCAPACITATED")
 ACTION_LEFT = _c("action_left", "action-used", "5E-ACTION")
+# T-5E-TURN, *Features*: a Dash or Disengage as the Bonus Action; the additional action
+BONUS_GRANTED = _c("bonus_granted", "no-bonus-action", "5E-BONUS-GRANTED", "5E-BONUS-DASH")
+BONUS_LEFT = _c("bonus_left", "bonus-action-used", "5E-BONUS-ONE")
+ADDITIONAL = [_c("additional_left", "additional-action-used", "5E-ADDITIONAL-ACTION"),
+              _c("additional_not_magic", "additional-action-magic", "5E-ADDITIONAL-ACTION")]
 SLOT = _c("slot_left", "spell-slot-used", "5E-SLOT-ONE")
 PLACED = _c("provokes_as_placed", "provocation-contradicts-scene", "5E-OA")
 HAS_TRIGGER = _c("has_trigger", "no-trigger", "5E-TRIGGER")
@@ -101,27 +109,31 @@ STILL_REFUSED = (TS, WI, TE)
 TABLE = {
     "action": [
         (BETWEEN_SQUARES, ["5E-ACTION", "5E-CASTING-TIME", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-SLOT-ONE", "5E-SPACES",
-                           "5E-OA"],
-         [OWN, PAUSED, ABLE, ACTION_LEFT, SLOT, SPACES, PLACED]),
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-ADDITIONAL-ACTION",
+                           "5E-SLOT-ONE", "5E-SPACES", "5E-OA"],
+         [OWN, PAUSED, ABLE, ACTION_LEFT, *ADDITIONAL, SLOT, SPACES, PLACED]),
         (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "dash": [
         (BETWEEN_SQUARES, ["5E-DASH", "5E-OWN-TURN", "5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP",
-                           "5E-INCAPACITATED", "5E-ACTION"],
-         [OWN, PAUSED, ABLE, ACTION_LEFT]),
+                           "5E-INCAPACITATED", "5E-BONUS-GRANTED", "5E-BONUS-DASH",
+                           "5E-BONUS-ONE", "5E-ACTION", "5E-ADDITIONAL-ACTION"],
+         [OWN, PAUSED, ABLE, BONUS_GRANTED, BONUS_LEFT, ACTION_LEFT, *ADDITIONAL]),
         (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "disengage": [
         (BETWEEN_SQUARES, ["5E-DISENGAGE", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-ACTION"],
-         [OWN, PAUSED, ABLE, ACTION_LEFT]),
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-BONUS-GRANTED",
+                           "5E-BONUS-DASH", "5E-BONUS-ONE", "5E-ACTION",
+                           "5E-ADDITIONAL-ACTION"],
+         [OWN, PAUSED, ABLE, BONUS_GRANTED, BONUS_LEFT, ACTION_LEFT, *ADDITIONAL]),
         (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "ready": [
         (BETWEEN_SQUARES, ["5E-READY", "5E-READY-SPELL", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-ACTION", "5E-SLOT-ONE"],
-         [OWN, PAUSED, ABLE, ACTION_LEFT, SLOT]),
+                           "5E-MOVE-BREAK-UP", "5E-INCAPACITATED", "5E-ACTION",
+                           "5E-ADDITIONAL-ACTION", "5E-SLOT-ONE"],
+         [OWN, PAUSED, ABLE, ACTION_LEFT, *ADDITIONAL, SLOT]),
         (STILL_REFUSED, None, [OWN, NOT_PENDING]),
     ],
     "bonus": [
@@ -154,10 +166,11 @@ TABLE = {
     "reaction": [
         (ANSWER_PHASES, ["5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE", "5E-TRIGGER",
                          "5E-REACTION-AFTER", "5E-STACK", "5E-INCAPACITATED",
-                         "5E-REACTION-ONE", "5E-REACTION-BEFORE", "5E-SLOT-ONE", "5E-SPACES",
-                         "5E-OA"],
+                         "5E-REACTION-ONE", "5E-REACTION-BEFORE", "5E-SHIELD",
+                         "5E-COUNTERSPELL", "5E-SLOT-ONE", "5E-SPACES", "5E-OA"],
          [HAS_TRIGGER, STILL_OPEN, ABOVE, ABLE, REACTION_LEFT,
-          _c("before_its_trigger", "trigger-already-resolved", "5E-REACTION-BEFORE"),
+          _c("before_its_trigger", "trigger-already-resolved", "5E-REACTION-BEFORE",
+             "5E-SHIELD", "5E-COUNTERSPELL"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-REACTION-AFTER"),
           SLOT, SPACES, PLACED]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
@@ -249,6 +262,7 @@ class Frame:
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
         self.forced = None
+        self.attack = None          # melee, ranged, area or close
 
 
 class State:
@@ -265,6 +279,7 @@ class State:
                                  "movement": self.speed(cid), "interaction": 1,
                                  "reaction": 1, "slot": 1, "readied": None}
         self.disengaged = set()     # took Disengage this turn (T-5E-TURN)
+        self.additional = set()     # took a feature's additional action this turn
         self.positions = None       # {combatant: (x, y)} when the encounter has a scene
         self.reach = {}
         if combatants and all("at" in c for c in combatants):
@@ -354,6 +369,7 @@ class State:
         b["reaction"] = 1
         b["readied"] = None         # 5E-READY-LAPSE
         self.disengaged.discard(nxt)
+        self.additional.discard(nxt)
         self._push_moment("turn-start")
 
     def close_owner_windows(self, frame):
@@ -635,7 +651,8 @@ def _read_texts(step, kind):
         err("bad-value", "bad ruling")
     if "name" in step and not isinstance(step["name"], str):
         err("bad-value", "name must be a string")
-    for k in ("before", "concentration", "slot", "spell"):   # T-ERRORS: in this order
+    for k in ("additional", "before", "bonus", "concentration", "slot",
+              "spell"):   # T-ERRORS: in this order
         if k in step:
             if kind not in TAKES[k]:
                 err("field-of-another-kind", "%r does not belong on %s" % (k, kind))
@@ -676,6 +693,15 @@ def default_end_turn_actor(st):
 
 class Ctx:
     pass
+
+
+def paid_by(step):
+    """T-5E-TURN, *Features*: what pays for the step's action instead of it."""
+    return {k for k in ("bonus", "additional") if step.get(k) is True}
+
+
+def as_bonus(cx):
+    return cx.kind == "bonus" or "bonus" in paid_by(cx.step)
 
 
 def casts_spell(step):
@@ -829,9 +855,14 @@ CHECKS = {
     "own_turn": lambda st, cx: cx.actor == st.active,
     "no_action_pending": lambda st, cx: not any(not g.finished for g in st.stack),
     "able_to_act": lambda st, cx: not st.flag(cx.actor, "incapacitated"),
-    "action_left": lambda st, cx: st.budgets[cx.actor]["action"] > 0,
-    "bonus_granted": lambda st, cx: st.flag(cx.actor, "bonus"),
-    "bonus_left": lambda st, cx: st.budgets[cx.actor]["bonus"] > 0,
+    # T-5E-TURN, *Features*: a feature may pay for the action
+    "action_left": lambda st, cx: paid_by(cx.step) != set() or st.budgets[cx.actor]["action"] > 0,
+    "bonus_granted": lambda st, cx: not as_bonus(cx) or st.flag(cx.actor, "bonus"),
+    "bonus_left": lambda st, cx: not as_bonus(cx) or st.budgets[cx.actor]["bonus"] > 0,
+    "additional_left": lambda st, cx: ("additional" not in paid_by(cx.step)
+                                       or cx.actor not in st.additional),
+    "additional_not_magic": lambda st, cx: ("additional" not in paid_by(cx.step)
+                                            or not casts_spell(cx.step)),
     "slot_left": lambda st, cx: not slot_checked(st, cx) or st.budgets[cx.actor]["slot"] > 0,
     "provokes_as_placed": _provokes_as_placed,
     "only_own_move_paused": lambda st, cx: _only_own_pauses(st, cx, ("move",)),
@@ -881,6 +912,19 @@ def checks_for(kind, ph):
     raise RuntimeError("no line for %s in %s" % (kind, ph))
 
 
+def examples_followed(rules, cx, step):
+    """PRECEDENCE.md: of Shield and Counterspell, only the example the step
+    follows is cited (TIMING.md T-5E-REACTION: a spell cast against a trigger
+    that casts none or has an attack follows Shield; against a casting,
+    Counterspell; a Reaction that casts no spell, neither)."""
+    t = cx.trigger
+    cast = casts_spell(step) and t is not None and t.moment is None
+    casting = cast and (t.spell or t.slot)
+    fits = {"5E-SHIELD": cast and (not casting or t.attack is not None),
+            "5E-COUNTERSPELL": casting}
+    return [r for r in rules if fits.get(r, True)]
+
+
 def judge(st, step, n):
     kind, actor, fid, step = read_step(st, step, n)
     tid = find_trigger(st, step) if kind in ANSWERS else None
@@ -897,12 +941,14 @@ def judge(st, step, n):
     allowed_rules, checks = checks_for(kind, work.phase())
     for name, reason, rules in checks:
         if not CHECKS[name](work, cx):
-            return st, {"verdict": "rejected", "reason": reason, "rules": list(rules)}
+            return st, {"verdict": "rejected", "reason": reason,
+                        "rules": examples_followed(rules, cx, step)}
     if allowed_rules is None:
         # a refused line whose checks all passed: should not happen
         return st, {"verdict": "rejected", "reason": checks[-1][1], "rules": list(checks[-1][2])}
     apply_effect(work, kind, actor, fid, step, cx)
-    return work, {"verdict": "allowed", "reason": None, "rules": list(allowed_rules)}
+    return work, {"verdict": "allowed", "reason": None,
+                  "rules": examples_followed(allowed_rules, cx, step)}
 
 
 # ---------------------------------------------------------------- effects
@@ -916,6 +962,7 @@ def new_frame(st, kind, actor, fid, step):
     f = Frame(fid, kind, actor, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
     f.path = path
     f.forced = step.get("forced")
+    f.attack = step.get("attack")
     f.turn = st.turn
     f.spell = casts_spell(step)
     f.slot = step.get("slot") is True
@@ -928,7 +975,13 @@ def spend(st, f, cx):
     kind, actor, step = cx.kind, cx.actor, cx.step
     b = st.budgets[actor] if actor is not None else None
     if kind in ("action", "dash", "disengage", "ready"):
-        b["action"] = 0
+        paid = paid_by(step)
+        if not paid:
+            b["action"] = 0
+        if "bonus" in paid:
+            b["bonus"] = 0
+        if "additional" in paid:
+            st.additional.add(actor)
     if kind == "bonus":
         b["bonus"] = 0
     if kind == "dash":

@@ -16,8 +16,8 @@ below; the README and every page of the web site carry it.
 from __future__ import annotations
 
 from .. import Option, Ruleset, StepSpec, register, shared
-from .limits import (ANSWERS, BEFORE, CONCENTRATION, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
-                     Fighter5e)
+from .limits import (ADDITIONAL, ANSWERS, BEFORE, BONUS, CONCENTRATION, SLOT, SPELL,
+                     STACK_MOVES, TURN_ACTIONS, Fighter5e)
 from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
@@ -40,8 +40,10 @@ RULESET = register(Ruleset(
     ),
     fighter=Fighter5e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    step_specs=(StepSpec("action", flags=_CAST), StepSpec("bonus", flags=_CAST),
-                StepSpec("ready", text_fields=("readies",), flags=_CAST),
+    step_specs=(StepSpec("action", flags=(*_CAST, ADDITIONAL)), StepSpec("bonus", flags=_CAST),
+                StepSpec("dash", flags=(BONUS, ADDITIONAL)),
+                StepSpec("disengage", flags=(BONUS, ADDITIONAL)),
+                StepSpec("ready", text_fields=("readies",), flags=(*_CAST, ADDITIONAL)),
                 StepSpec("move", moving=True),
                 StepSpec("reaction", flags=(*_CAST, BEFORE)),
                 StepSpec("event", flags=(CONCENTRATION,))),

@@ -21,14 +21,18 @@ ANSWERS = ("reaction", "opportunity", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "counter"})
 FEET_PER_SQUARE = 5
 SPELL, SLOT, BEFORE = "spell", "slot", "before"
+# a step's: a feature pays for the action (features.py, ASM-5E-FEATURES)
+BONUS, ADDITIONAL = "bonus", "additional"
 CONCENTRATION = "concentration"     # an event's: its actor's Concentration breaks
+# the texts' two Reactions that come before their trigger, cited where they fit
+SHIELD, COUNTERSPELL = "5E-SHIELD", "5E-COUNTERSPELL"
 
 
 class Fighter5e(Fighter):
     """What a creature has left of its turn and its Reaction, and what it has readied."""
 
     __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "action_used",
-                 "bonus_used", "movement", "interaction_used", "disengaged",
+                 "bonus_used", "additional_used", "movement", "interaction_used", "disengaged",
                  "reaction_used", "slot_turn", "readied", "readied_spell")
     FIELDS = {"speed": (0, 1000), "bonus": bool, "incapacitated": bool, "unseen": bool,
               "blinded": bool}
@@ -42,6 +46,7 @@ class Fighter5e(Fighter):
         self.unseen = unseen               # nobody can see it (invisible, hidden)
         self.blinded = blinded             # it can see nobody
         self.action_used = self.bonus_used = self.interaction_used = False
+        self.additional_used = False       # a feature's additional action (Action Surge)
         self.disengaged = False            # its movement provokes nothing this turn
         self.movement = speed              # feet left this turn
         self.reaction_used = False
@@ -72,25 +77,46 @@ def able_to_act(enc, st):
     return not enc.fighters[st.actor].incapacitated
 
 
-@guard("action-used", "{actor} has taken its action this turn already", seen=_seen,
-       ok="{actor} has not taken its action this turn")
+def paid_by_feature(st) -> bool:
+    """Whether a feature pays for the step's action: it is taken as the Bonus
+    Action or as the additional action (ASM-5E-FEATURES)."""
+    return bool(st.flags & {BONUS, ADDITIONAL})
+
+
+def a_bonus_action(st) -> bool:
+    return st.kind == "bonus" or BONUS in st.flags
+
+
+def _only_if(applies, words: str):
+    """A guard's ``seen`` whose ``ok`` words are said only of a step it applies to."""
+    def seen(enc, st):
+        return {**_seen(enc, st), "ok": words.format(actor=st.actor) if applies(st) else ""}
+    return seen
+
+
+@guard("action-used", "{actor} has taken its action this turn already",
+       seen=_only_if(lambda st: not paid_by_feature(st),
+                     "{actor} has not taken its action this turn"), ok="{ok}")
 def action_left(enc, st):
-    """One action on your turn (Attack, Dash, Disengage, Ready, Magic, ...)."""
-    return not enc.fighters[st.actor].action_used
+    """One action on your turn (Attack, Dash, Disengage, Ready, Magic, ...),
+    unless a feature pays for it."""
+    return paid_by_feature(st) or not enc.fighters[st.actor].action_used
 
 
-@guard("no-bonus-action", "no feature of {actor}'s grants it a Bonus Action", seen=_seen,
-       ok="a feature of {actor}'s grants it a Bonus Action")
+@guard("no-bonus-action", "no feature of {actor}'s grants it a Bonus Action",
+       seen=_only_if(a_bonus_action, "a feature of {actor}'s grants it a Bonus Action"),
+       ok="{ok}")
 def bonus_granted(enc, st):
     """A Bonus Action exists only when a feature, spell or ability grants one."""
-    return enc.fighters[st.actor].bonus
+    return not a_bonus_action(st) or enc.fighters[st.actor].bonus
 
 
 @guard("bonus-action-used", "{actor} has taken a Bonus Action this turn already",
-       seen=_seen, ok="{actor} has taken no Bonus Action this turn")
+       seen=_only_if(a_bonus_action, "{actor} has taken no Bonus Action this turn"),
+       ok="{ok}")
 def bonus_left(enc, st):
     """At most one Bonus Action on a turn."""
-    return not enc.fighters[st.actor].bonus_used
+    return not a_bonus_action(st) or not enc.fighters[st.actor].bonus_used
 
 
 def _own_move_or_action(enc, actor):
@@ -138,9 +164,22 @@ def _timing_seen(before: bool):
     return seen
 
 
+def _examples_that_fit(enc, st, rules):
+    """Of Shield and Counterspell, the example a reaction spell before its
+    trigger follows: Shield answers an attack, Counterspell a casting (a
+    spell with an ``attack``, Magic Missile say, is both); a Reaction that
+    casts no spell follows neither."""
+    t = st.target
+    cast = bool(st.flags & {SPELL, SLOT}) and t is not None and t.kind not in TURN_KINDS
+    casting = cast and bool(t.flags & {SPELL, SLOT})
+    fits = {SHIELD: cast and (not casting or t.attack is not None), COUNTERSPELL: casting}
+    return [r for r in rules if fits.get(r, True)]
+
+
 @guard("trigger-already-resolved",
        "trigger {trigger} has already resolved ({done}/{parts} parts); this Reaction comes "
-       "before its trigger takes effect", seen=_timing_seen(True), ok="{ok}")
+       "before its trigger takes effect", seen=_timing_seen(True), ok="{ok}",
+       bears=_examples_that_fit)
 def before_its_trigger(enc, st):
     """A Reaction whose description puts it before its trigger (``before``; an
     Opportunity Attack always) answers it while the trigger is pending."""
@@ -266,10 +305,6 @@ def counterspelled(enc, st):
 
 # -- effects ------------------------------------------------------------------------------
 
-def spend_action(enc, st):
-    enc.fighters[st.actor].action_used = True
-
-
 def spend_bonus(enc, st):
     enc.fighters[st.actor].bonus_used = True
 
@@ -356,7 +391,7 @@ def refresh(enc, st):
     interaction and Reaction back; what it readied lapses."""
     f = enc.fighters[enc.active]
     f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
-    f.reaction_used = False
+    f.reaction_used = f.additional_used = False
     f.movement = f.speed
     if f.readied is not None:
         held = "the spell it readied dissipates" if f.readied_spell else "it lapses"

@@ -7,12 +7,13 @@ from __future__ import annotations
 from ...engine.rows import ACTING, AFTER, BEFORE, ENDING, STARTING, TRIGGERED
 from .. import common as c
 from .. import shared
+from . import features as ft
 from . import limits as fx
 from . import movement as mv
 from . import scene as sc
 
 # the guards this table's rows may name: the shared ones and this ruleset's own
-GUARDS = shared.book(fx, sc, mv)
+GUARDS = shared.book(fx, ft, sc, mv)
 row, refuse = GUARDS.row, GUARDS.refuse
 
 # The turn's own steps come when nothing is unresolved but the actor's own move
@@ -20,7 +21,14 @@ row, refuse = GUARDS.row, GUARDS.refuse
 _TURN = dict(own_turn="5E-OWN-TURN",
              only_own_move_paused=("5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP"))
 _BETWEEN_SQUARES = [ACTING, AFTER]
-_ACTION = dict(**_TURN, able_to_act="5E-INCAPACITATED", action_left="5E-ACTION")
+# The action, unless a feature pays for it: the additional action of Action
+# Surge or Haste (an action of any kind), or the Bonus Action (Dash, Disengage)
+_PAID = dict(action_left="5E-ACTION", additional_left="5E-ADDITIONAL-ACTION",
+             additional_not_magic="5E-ADDITIONAL-ACTION")
+_ACTION = dict(**_TURN, able_to_act="5E-INCAPACITATED", **_PAID)
+_AS_BONUS = dict(**_TURN, able_to_act="5E-INCAPACITATED",
+                 bonus_granted=("5E-BONUS-GRANTED", "5E-BONUS-DASH"), bonus_left="5E-BONUS-ONE",
+                 **_PAID)
 _ANSWER = dict(has_trigger="5E-TRIGGER", trigger_still_open="5E-REACTION-AFTER",
                nothing_unresolved_above="5E-STACK", able_to_act="5E-INCAPACITATED",
                reaction_left="5E-REACTION-ONE")
@@ -31,14 +39,14 @@ _SPACES = dict(passes_only_open_spaces="5E-SPACES")
 
 _ENTRIES = [
     # The turn's action (5E-ACTION): one, on your turn, one thing at a time
-    row("action", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.spend_slot,
+    row("action", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action, fx.spend_slot,
         c.push_frame, rules=("5E-ACTION", "5E-CASTING-TIME"), **_ACTION,
         slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
-    row("dash", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.dash,
-        c.push_frame, rules="5E-DASH", **_ACTION),
-    row("disengage", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action,
-        fx.disengage, c.push_frame, rules="5E-DISENGAGE", **_ACTION),
-    row("ready", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, fx.spend_action, fx.spend_slot,
+    row("dash", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action, fx.dash,
+        c.push_frame, rules="5E-DASH", **_AS_BONUS),
+    row("disengage", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action,
+        fx.disengage, c.push_frame, rules="5E-DISENGAGE", **_AS_BONUS),
+    row("ready", _BETWEEN_SQUARES, BEFORE, mv.stop_own_move, ft.spend_action, fx.spend_slot,
         c.push_frame,
         fx.note_readied, rules=("5E-READY", "5E-READY-SPELL"), **_ACTION,
         slot_left="5E-SLOT-ONE"),
@@ -65,7 +73,9 @@ _ENTRIES = [
     row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, fx.spend_slot, fx.note_spell,
         c.push_frame, rules=("5E-REACTION-ANY-TURN", "5E-CASTING-TIME", "5E-SURPRISE"),
         **_ANSWER,
-        before_its_trigger="5E-REACTION-BEFORE", after_its_trigger="5E-REACTION-AFTER",
+        # Shield's or Counterspell's sentence cited where the step follows it
+        before_its_trigger=("5E-REACTION-BEFORE", fx.SHIELD, fx.COUNTERSPELL),
+        after_its_trigger="5E-REACTION-AFTER",
         slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
     # The Opportunity Attack: one melee attack, right before a creature you can
     # see leaves your reach

@@ -38,7 +38,8 @@ def turn_moves(actor, others) -> list:
     return [("action", (("provokes", others),)), ("action", (("attacks", 2),)),
             ("action", (("slot", True),)), ("bonus", (("slot", True),)),
             ("move", (("squares", 2), ("provokes", others[:1]))), ("dash", ()),
-            ("disengage", ()), ("ready", ()), ("interact", ())]
+            ("disengage", ()), ("ready", ()), ("interact", ()),
+            ("dash", (("bonus", True),)), ("action", (("additional", True),))]
 
 
 def grid_moves(actor, others) -> list:
@@ -70,7 +71,7 @@ def fighter_key(enc, f, exact, answers) -> tuple:
     while it is active (movement only up to the 10 feet the longest move the
     walker tries covers), its Reaction and what it readied only if it answers."""
     key = ((f.action_used, f.bonus_used, min(f.movement, 10), f.interaction_used,
-            f.disengaged)
+            f.disengaged, f.additional_used)
            if f.id == enc.active else None, f.slot_turn == enc.turn_serial)
     if answers:
         key += (f.reaction_used, f.readied if exact else f.readied is not None)
@@ -96,12 +97,13 @@ def watch(w, enc, data, verdict, tallies, answers):
         if react[i] > 1:
             problem = ("two-reactions", f"{actor} took a second Reaction before the start "
                        "of its next turn", ("5E-REACTION-ONE",))
-    if kind in fx.ACTIONS:
+    paid = data.get("bonus") is True or data.get("additional") is True   # by a feature
+    if kind in fx.ACTIONS and not paid:
         spent[i] += 1
         if spent[i] > 1 and problem is None:
             problem = ("two-actions", f"{actor} took a second action this turn",
                        ("5E-ACTION",))
-    if kind == "bonus":
+    if kind == "bonus" or (kind in fx.ACTIONS and data.get("bonus") is True):
         bonus[i] += 1
         if bonus[i] > 1 and problem is None:
             problem = ("two-bonus-actions", f"{actor} took a second Bonus Action this turn",

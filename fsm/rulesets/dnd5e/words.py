@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..words import COUNT, FEET, WHAT, Words
-from .limits import BEFORE, CONCENTRATION, SLOT, SPELL
+from .limits import ADDITIONAL, BEFORE, BONUS, CONCENTRATION, SLOT, SPELL
 
 WORDS = Words(
     kinds={"action": "action", "dash": "Dash action", "disengage": "Disengage action",
@@ -17,8 +17,12 @@ WORDS = Words(
              "reaction": ("Reaction", COUNT), "slot": ("spell slot for this turn", COUNT),
              "readied": ("readied action", WHAT)},
     flags={SPELL: "a spell", SLOT: "with a spell slot",
-           BEFORE: "before its trigger", CONCENTRATION: "breaking Concentration"},
+           BEFORE: "before its trigger", CONCENTRATION: "breaking Concentration",
+           BONUS: "as the Bonus Action (Cunning Action)",
+           ADDITIONAL: "as the additional action (Action Surge, Haste)"},
     hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
+           BONUS: "a feature lets this action be taken as the Bonus Action; the action is kept",
+           ADDITIONAL: "a feature gives one more action this turn; never the Magic action",
            "opportunity": "right before the mover leaves the attacker's reach",
            "readied": "the readied response, with the Reaction, right after its trigger"},
     fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
