@@ -22,13 +22,14 @@ _TURN = dict(own_turn="5E-OWN-TURN",
              only_own_move_paused=("5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP"))
 _BETWEEN_SQUARES = [ACTING, AFTER]
 # The action, unless a feature pays for it: the additional action of Action
-# Surge or Haste (an action of any kind), or the Bonus Action (Dash, Disengage)
-_PAID = dict(action_left="5E-ACTION", additional_left="5E-ADDITIONAL-ACTION",
-             additional_not_magic="5E-ADDITIONAL-ACTION")
+# Surge or Haste (an action of any kind), or the Bonus Action (Dash, Disengage,
+# which cast no spell: no Magic check for them)
+_PAID_NO_SPELL = dict(action_left="5E-ACTION", additional_left="5E-ADDITIONAL-ACTION")
+_PAID = dict(**_PAID_NO_SPELL, additional_not_magic="5E-ADDITIONAL-ACTION")
 _ACTION = dict(**_TURN, able_to_act="5E-INCAPACITATED", **_PAID)
 _AS_BONUS = dict(**_TURN, able_to_act="5E-INCAPACITATED",
                  bonus_granted=("5E-BONUS-GRANTED", "5E-BONUS-DASH"), bonus_left="5E-BONUS-ONE",
-                 **_PAID)
+                 **_PAID_NO_SPELL)
 _ANSWER = dict(has_trigger="5E-TRIGGER", trigger_still_open="5E-REACTION-AFTER",
                nothing_unresolved_above="5E-STACK", able_to_act="5E-INCAPACITATED",
                reaction_left="5E-REACTION-ONE")
