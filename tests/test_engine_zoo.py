@@ -280,8 +280,15 @@ def test_ctrl_c_ends_the_engine_whatever_it_is_doing_and_exits_130(mode, stop, t
     listener.start()
     cmd = [sys.executable, "-m", "fsm", "conformance", *FEW, "--timeout", "600",
            "--program", f"{sys.executable} {ENGINE} {mode} {TARGET} {marker}"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, FAKE_ENGINE_ACK=str(ack)))
+    # the runner starts as from a terminal, Ctrl-C live, even when this test
+    # runs where SIGINT is ignored (a job started in the background): an
+    # ignored signal would stay ignored in the runner
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=dict(os.environ, FAKE_ENGINE_ACK=str(ack)))
+    finally:
+        signal.signal(signal.SIGINT, before)
     try:
         listener.join(timeout=120)            # a bound for a broken run, not a wait
         assert said, "the engine never got there"
