@@ -509,7 +509,8 @@ def fuzz_speed(examples: int) -> dict:
 
 def fuzz_zoo(examples: int, first: int | None = None) -> dict:
     """For each tracker's mistake of the zoo, as an engine reporting
-    verdicts and reason codes only: the number of the first fuzzed timeline
+    verdicts and reason codes only and naming its ruleset alone (an engine
+    for one game): the number of the first fuzzed timeline
     (seed 0) it got wrong, or None within ``examples`` (the ``first`` few
     mistakes alone, when given)."""
     from fsm.conformance.fuzz import Stats, fuzz
@@ -518,7 +519,8 @@ def fuzz_zoo(examples: int, first: int | None = None) -> dict:
     out = {}
     for m in zoo()[:first]:
         stats = Stats()
-        fuzz(f"{sys.executable} {engine} {m.id} --verdicts", examples, seed=0, stats=stats)
+        fuzz(f"{sys.executable} {engine} {m.id} --verdicts --alone", examples, seed=0,
+             stats=stats)
         out[m.id] = stats.first_found
     return out
 

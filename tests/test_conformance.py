@@ -558,14 +558,18 @@ def test_a_run_that_tested_nothing_exits_1_and_says_so(capsys):
     assert "tested nothing of the fsm suite" in out
 
 
-def test_a_vector_beyond_the_declared_steps_is_skipped_and_the_headline_says_so(capsys):
+def test_a_vector_beyond_the_declared_steps_is_skipped_and_the_headline_says_so(capsys,
+                                                                                tmp_path):
     """A hello listing the step kinds it models skips the vectors that need
     others, with the step and kind, and the headline counts the rules left
     untested: leaving kinds out never buys a clean headline."""
     hello = {"rulesets": {"dnd5e": {"steps": ["action", "move", "resolve", "end-turn",
                                               "reaction", "event"]}}}
-    assert main(["conformance", "--program", _with_hello(hello), "--json"]) == 0
+    page = tmp_path / "report.html"
+    assert main(["conformance", "--program", _with_hello(hello), "--json",
+                 "--report", str(page)]) == 0
     doc = json.loads(capsys.readouterr().out)
+    assert "<strong>partial</strong>" in page.read_text(encoding="utf-8")
     skips = [o["message"] for o in doc["outcomes"] if o["status"] == "skipped"
              and "which the engine does not model" in o["message"]]
     assert any("'counter' step" in m for m in skips) and \
@@ -573,6 +577,13 @@ def test_a_vector_beyond_the_declared_steps_is_skipped_and_the_headline_says_so(
     assert "untested: outside its declared support" in doc["headline"]
     left = [r for r, e in doc["rules"].items() if e["outside_support"]]
     assert left and all(r.startswith("5E") for r in left)
+    # a rule some of whose vectors ran and passed, others beyond support: partial
+    partial = [r for r, e in doc["rules"].items() if e["status"] == "partial"]
+    assert partial and all(doc["rules"][r]["passed"] and doc["rules"][r]["skipped"]
+                           for r in partial)
+    assert f"{len(partial)} rule(s) tested in part only" in doc["headline"]
+    assert not [r for r, e in doc["rules"].items() if e["status"] == "conforms"
+                and any(m for m in e["skipped"])]
 
 
 def test_budgets_may_be_declared_one_by_one(capsys):

@@ -3,7 +3,9 @@ conforms to, vector by vector and rule by rule.
 
 A rule **conforms** when every vector that covers it (its ``rules`` list)
 ran and passed; it **fails** when a failed vector is charged to it or
-declares it; it is **untested** when all of its vectors were skipped. A
+declares it; it is **partial** when those of its vectors that ran passed
+but others were skipped as outside the engine's declared support; it is
+**untested** when all of its vectors were skipped. A
 failed vector is *charged* to the rules of its first failing step, whatever
 failed there (:func:`blamed`): the verdict's rules where the reference
 refuses the step, the engine's check where it refused what the reference
@@ -25,7 +27,7 @@ from dataclasses import replace
 
 from .vectors import FAIL, FORMAT, PASS, SKIP, summary
 
-CONFORMS, FAILS, UNTESTED = "conforms", "fails", "untested"
+CONFORMS, FAILS, PARTIAL, UNTESTED = "conforms", "fails", "partial", "untested"
 
 
 def failing_step(outcome) -> int | None:
@@ -164,7 +166,7 @@ def status(entry: dict) -> str:
     if entry[FAIL]:
         return FAILS
     if entry[PASS]:
-        return CONFORMS
+        return PARTIAL if entry["beyond"] else CONFORMS
     return UNTESTED
 
 
@@ -176,9 +178,12 @@ def headline(outcomes, docs) -> str:
     ok = sum(1 for e in rules.values() if status(e) == CONFORMS)
     reached = sum(1 for e in rules.values() if e[PASS] or e[FAIL])
     left_out = sum(1 for e in rules.values() if status(e) == UNTESTED and e["beyond"])
+    partial = sum(1 for e in rules.values() if status(e) == PARTIAL)
     failed = sum(1 for o in outcomes if o.status == FAIL)
-    untested = (f"; {left_out} rule(s) of its rulesets untested: outside its declared "
-                f"support" if left_out else "")
+    untested = (f"; {partial} rule(s) tested in part only: some of their vectors outside "
+                f"its declared support" if partial else "") + \
+        (f"; {left_out} rule(s) of its rulesets untested: outside its declared support"
+         if left_out else "")
     if failed:
         charged = [rid for rid, e in rules.items() if e[CHARGED]]
         covered = [rid for rid, e in rules.items() if status(e) == FAILS and not e[CHARGED]]
@@ -262,7 +267,7 @@ def html_page(outcomes, docs, engine: str) -> str:
     engine = safe(engine)
     outcomes = [replace(o, id=safe(o.id), message=safe(o.message)) for o in outcomes]
     rules = by_rule(outcomes, docs)
-    colour = {CONFORMS: "#1b7837", FAILS: "#b2182b", UNTESTED: "#6b6b6b"}
+    colour = {CONFORMS: "#1b7837", FAILS: "#b2182b", PARTIAL: "#8c510a", UNTESTED: "#6b6b6b"}
     rows = "\n".join(
         f"<tr><td>{html.escape(rid)}</td>"
         f"<td style=\"color:{colour[status(e)]}\"><strong>{status(e)}</strong></td>"

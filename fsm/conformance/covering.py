@@ -30,7 +30,7 @@ from ..engine import REJECTED, Encounter
 from ..explore import AuditObserver, Config, Explorer, answerer_sets, combatants_for
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
-from . import errororder, fieldvalues, sweeps
+from . import denials, errororder, fieldvalues, splits, sweeps
 
 # The bounds of the generated suite: three combatants (an ally and an enemy
 # for everyone), one round, two frames above the turn, one answering
@@ -269,6 +269,12 @@ def generate(jobs: int = 1) -> tuple[list[dict], dict]:
     swept = sweeps.generate()
     vectors.extend(swept)
     coverage["sweeps"] = sweeps.coverage(swept)
+    denied = denials.generate()
+    vectors.extend(denied)
+    coverage["denials"] = denials.coverage(denied)
+    split = splits.generate()
+    vectors.extend(split)
+    coverage["splits"] = splits.coverage(split)
     valued = fieldvalues.generate()
     vectors.extend(valued)
     coverage["field_values"] = fieldvalues.coverage(valued)

@@ -35,6 +35,7 @@ from .engine import Engine
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
+from ..engine.rows import END_TURN
 from ..engine.steps import makes_frame
 from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
@@ -42,6 +43,7 @@ from ..rulesets import RULESETS
 
 MAX_STEPS = 24
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
+TURN_SHARE = 5         # one choice in TURN_SHARE asks for the end of the turn first
 DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
 TRIES = 12             # candidates judged, at most, in the search for a step of the kind wanted
@@ -177,6 +179,9 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             break
         want_refused = choice % ALLOWED_SHARE == 0
         start = (choice // ALLOWED_SHARE) % len(moves)
+        if choice % TURN_SHARE == 1:       # so that timelines reach later turns and rounds
+            ends = [i for i, m in enumerate(moves) if m.do == END_TURN]
+            start, want_refused = (ends[0], False) if ends else (start, want_refused)
         data = readable = None
         # tried a stride apart: the moves of one kind or one actor sit together
         stride = next(n for n in (7, 5, 3, 1) if math.gcd(n, len(moves)) == 1)

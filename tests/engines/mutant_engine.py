@@ -1,6 +1,8 @@
 """The reference machine with one mutant's table (a tracker's mistake, say),
 speaking the protocol: argv[1] is the mutant's id (``fsm mutate`` lists
-them); ``--verdicts`` makes its hello report no facts and no rule ids."""
+them); ``--verdicts`` makes its hello report no facts and no rule ids;
+``--alone`` makes it name the mutant's ruleset only, as an engine written
+for one game would."""
 
 import json
 import sys
@@ -15,6 +17,8 @@ MUTANT = next(m for name in FAMILIES for m in family(name) if m.id == sys.argv[1
 HELLO = reference_hello()
 if "--verdicts" in sys.argv:
     HELLO = dict(HELLO, facts=[], reports=[])
+if "--alone" in sys.argv:
+    HELLO = dict(HELLO, rulesets={MUTANT.ruleset: HELLO["rulesets"][MUTANT.ruleset]})
 
 for line in sys.stdin:
     msg = json.loads(line)
