@@ -41,9 +41,10 @@ from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
-MAX_STEPS = 24
+MAX_STEPS = 40
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
-TURN_SHARE = 5         # one choice in TURN_SHARE asks for the end of the turn first
+TURN_SHARE = 5         # of TURN_SHARE choices, one asks for the end of the turn first,
+                       # one for a step like one taken before (its actor and kind again)
 DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
 TRIES = 12             # candidates judged, at most, in the search for a step of the kind wanted
@@ -127,11 +128,11 @@ _BREAKS = (
 
 def head_length() -> int:
     """How many choices a timeline's set-up may read before its steps (the
-    ruleset, the combatants, the scene, the swarm, the conditions, each option)."""
+    ruleset, the combatants, the scene, the conditions, the length, each option)."""
     return HEAD + max(len(r.options) for r in RULESETS.values())
 
 
-HEAD = 4               # the ruleset, the combatants, the scene, the conditions
+HEAD = 5               # the ruleset, the combatants, the scene, the conditions, the length
 
 
 def _conditions(rs, combatants: list, choice: int) -> list:
@@ -155,6 +156,11 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     setup = HEAD + len(rs.options)
     head = choices[1:setup] + [0] * setup
     options = _options(ruleset, hello, iter(head[HEAD - 1:]))
+    # the steps drawn, then as many again as the length asks, chosen from them
+    # (a shrunk length gives a shorter timeline; the drawn lists stay short)
+    drawn = choices[setup:][:MAX_STEPS]
+    more = random.Random(json.dumps(drawn))
+    drawn += [more.randrange(10_001) for _ in range(head[3] % (MAX_STEPS + 1) - len(drawn))]
     scene = SCENE in (hello.get("features") or ()) and head[1] % 3 == 0 \
         and rs.explore.grid_moves is not None
     combatants = combatants_for(Config(ruleset, combatants=2 + head[0] % 4, grid=scene))
@@ -172,8 +178,8 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         """Whether the engine's hello declares the step's kind and fields."""
         return beyond_support({"steps": [data]}, entry) is None
 
-    steps = []
-    for choice in choices[setup:][:MAX_STEPS]:
+    steps, taken = [], []         # taken: (actor, kind) of each step that happened
+    for choice in drawn:
         moves = [m for m in alphabet.moves(enc) if modelled({"do": m.do})]
         if not moves:
             break
@@ -182,11 +188,19 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         if choice % TURN_SHARE == 1:       # so that timelines reach later turns and rounds
             ends = [i for i, m in enumerate(moves) if m.do == END_TURN]
             start, want_refused = (ends[0], False) if ends else (start, want_refused)
-        data = readable = None
         # tried a stride apart: the moves of one kind or one actor sit together
         stride = next(n for n in (7, 5, 3, 1) if math.gcd(n, len(moves)) == 1)
-        for k in range(min(len(moves), TRIES)):
-            candidate = moves[(start + k * stride) % len(moves)].render(enc)
+        order = [(start + k * stride) % len(moves) for k in range(min(len(moves), TRIES))]
+        again = False
+        if choice % TURN_SHARE == 2 and taken:
+            # the same combatant tries the same kind of step again, whatever the
+            # verdict: whether a budget spent before has come back shows
+            actor, kind = taken[(choice // TURN_SHARE) % len(taken)]
+            same = [i for i, m in enumerate(moves) if m.actor == actor and m.do == kind]
+            order, again = same[:TRIES] + order, bool(same)
+        data = readable = None
+        for i in order:
+            candidate = moves[i].render(enc)
             if not modelled(candidate):
                 continue
             try:
@@ -194,7 +208,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             except StepError:          # a path onto a square someone stands on, say
                 continue
             readable = readable or candidate
-            if refused == want_refused:
+            if again or refused == want_refused:
                 data = candidate
                 break
         data = data or readable
@@ -221,6 +235,8 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             language.saw(data, verdict.verdict, ruleset)
         expect = {"verdict": verdict.verdict, "reason": verdict.reason, **enc.facts()}
         steps.append(dict(data, expect=expect))
+        if verdict.verdict != "rejected" and data.get("actor") is not None:
+            taken.append((data["actor"], data["do"]))
     body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
     doc = {"format": FORMAT, "id": f"fuzz-{ruleset}-{hashlib.sha256(body).hexdigest()[:10]}",
            "ruleset": ruleset, "description": "Found by fsm conformance --fuzz: the first "
