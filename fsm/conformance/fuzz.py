@@ -178,9 +178,10 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         """Whether the engine's hello declares the step's kind and fields."""
         return beyond_support({"steps": [data]}, entry) is None
 
+    kinds = {k for k in rs.table.kinds if modelled({"do": k})}    # the kinds it models
     steps, taken = [], []         # taken: (actor, kind) of each step that happened
     for choice in drawn:
-        moves = [m for m in alphabet.moves(enc) if modelled({"do": m.do})]
+        moves = [m for m in alphabet.moves(enc) if m.do in kinds]
         if not moves:
             break
         want_refused = choice % ALLOWED_SHARE == 0
