@@ -35,7 +35,7 @@ from .engine import Engine
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
-from ..engine.rows import END_TURN
+from ..engine.rows import END_TURN, EVENT
 from ..engine.steps import makes_frame
 from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
@@ -106,6 +106,16 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
     elif roll == 7:
         out["name"] = f"step {pick.randrange(100)}"
     return out
+
+
+def forced(data: dict, enc, pick: random.Random, ids: list) -> dict:
+    """An event on a scene as forced movement: someone pushed, pulled, slid
+    or teleported one square, to see whether it provokes."""
+    who = data.get("actor") or pick.choice(ids)
+    x, y = enc.fighters[who].at
+    dx, dy = pick.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
+    return dict(data, actor=who, forced=pick.choice(enc.ruleset.scene.forced_kinds),
+                path=[[x + dx, y + dy]])
 
 
 # Ways to make a step unreadable: each an error of spec/FORMAT.md
@@ -224,6 +234,9 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         elif pick.randrange(DRESS_SHARE) == 0:
             dressed = dress(data, enc, pick, ids)
             data = dressed if modelled(dressed) else data
+        elif data["do"] == EVENT and enc.scene and pick.randrange(2):
+            moved = forced(data, enc, pick, ids)
+            data = moved if modelled(moved) else data
         try:
             verdict = enc.step(data)
             probe.step(data)
