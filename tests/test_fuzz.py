@@ -81,9 +81,9 @@ def test_an_engine_with_one_scene_bug_is_caught_and_shrunk(tmp_path):
     """The timelines reach the scene: an engine that lets an opportunity
     action answer what a shift made unprovoking is caught, and the vector
     written is short, holds a shift and ends on the refused opportunity.
-    (Seed 2 meets the bug after 284 timelines and shrinks it to 7 steps;
-    seeds 0 to 3 meet it within 3000: the bug needs a shift beside an enemy
-    with a scene.)"""
+    (Seed 2 meets the bug within a few hundred timelines; seeds 0 to 3 all
+    meet it within 3000: the bug needs a shift beside an enemy with a
+    scene.)"""
     proc = subprocess.run([sys.executable, "-m", "fsm", "conformance", "--program",
                            f"{FAKE} shift-provokes", "--fuzz", "1000", "--seed", "2",
                            "--out", str(tmp_path)], capture_output=True, text=True,
