@@ -40,8 +40,8 @@ def test_the_committed_generated_vectors_are_fresh(fresh, committed):
 def test_every_reached_key_is_in_some_vector(committed):
     """Each decision, machine row and precedence the walk reaches is named by
     the description of a generated vector; a step of the walk expects every
-    fact, a sweep's its verdict and reason (and every fact now and then), a
-    reading vector's its error or verdict."""
+    fact, a sweep's, a split's and a denial's its verdict and reason (and
+    every fact now and then), a reading vector's its error or verdict."""
     vectors, coverage, _ = committed
     described = " ".join(v["description"] for v in vectors)
     for ruleset, c in coverage["rulesets"].items():
@@ -54,7 +54,7 @@ def test_every_reached_key_is_in_some_vector(committed):
         expects = [set(step["expect"]) for step in v["steps"]]
         if kind in ("err", "val"):     # how a step is read: tests/test_errororder.py
             assert all(e == {"error"} or e >= {"verdict", "reason"} for e in expects), v["id"]
-        elif kind == "sweep":          # verdicts step by step, the facts now and then
+        elif kind in ("sweep", "split", "deny"):     # verdicts step by step, facts at the end
             assert all(e >= {"verdict", "reason"} for e in expects), v["id"]
             assert any(e >= full for e in expects), v["id"]
         else:

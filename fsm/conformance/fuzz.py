@@ -138,11 +138,13 @@ _BREAKS = (
 
 def head_length() -> int:
     """How many choices a timeline's set-up may read before its steps (the
-    ruleset, the combatants, the scene, the conditions, the length, each option)."""
+    ruleset, the combatants, the scene, the conditions, the length and the seed
+    of the steps beyond those drawn, each option)."""
     return HEAD + max(len(r.options) for r in RULESETS.values())
 
 
-HEAD = 5               # the ruleset, the combatants, the scene, the conditions, the length
+HEAD = 6               # the ruleset, the combatants, the scene, the conditions, the length
+                       # and the seed of the steps beyond those drawn
 
 
 def _conditions(rs, combatants: list, choice: int) -> list:
@@ -166,10 +168,10 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     setup = HEAD + len(rs.options)
     head = choices[1:setup] + [0] * setup
     options = _options(ruleset, hello, iter(head[HEAD - 1:]))
-    # the steps drawn, then as many again as the length asks, chosen from them
-    # (a shrunk length gives a shorter timeline; the drawn lists stay short)
+    # the steps drawn, then as many more as the length asks, from their own
+    # seed (drawn lists stay short; a shrunk length keeps the first of them)
     drawn = choices[setup:][:MAX_STEPS]
-    more = random.Random(json.dumps(drawn))
+    more = random.Random(head[4])
     drawn += [more.randrange(10_001) for _ in range(head[3] % (MAX_STEPS + 1) - len(drawn))]
     scene = SCENE in (hello.get("features") or ()) and head[1] % 3 == 0 \
         and rs.explore.grid_moves is not None

@@ -31,12 +31,14 @@ MOVERS = ((0,), (1,), (0, 1))          # which targets answer: each alone, then 
 MAX_SETTLE = 12
 
 
-def _melee_kind(rs) -> str | None:
-    """The turn step the ruleset's grid mode makes melee attacks with."""
+def _close_attack(rs) -> tuple | None:
+    """(step kind, attack kind) of the grid mode's first stated attack: the
+    one at arm's length (its attack kinds come nearest first)."""
     others = tuple(t[0] for t in TARGETS)
     for kind, fields in rs.explore.grid_moves(ATTACKER[0], others):
-        if ("attack", "melee") in fields:
-            return kind
+        attack = dict(fields).get("attack")
+        if attack is not None:
+            return kind, attack
     return None
 
 
@@ -64,8 +66,9 @@ class _Split:
             self.rules.update(verdict.rules)
         return verdict.verdict
 
-    def vector(self, kind: str) -> dict:
-        attack = {"actor": ATTACKER[0], "do": kind, "id": "blow", "attack": "melee",
+    def vector(self, attacking: tuple) -> dict:
+        kind, attack_kind = attacking
+        attack = {"actor": ATTACKER[0], "do": kind, "id": "blow", "attack": attack_kind,
                   "targets": [t[0] for t in TARGETS]}
         if self.rolls > 1:
             attack["attacks"] = self.rolls
@@ -94,9 +97,9 @@ class _Split:
             "id": (f"split-{self.rs.name}-{self.answer}-{self.rolls}-"
                    f"{'both' if both else TARGETS[self.movers[0]][0]}"),
             "ruleset": self.rs.name,
-            "description": (f"{ATTACKER[0]} stands between ayla and brom and attacks both in "
-                            f"melee ({self.rolls} roll(s)); {moved} answer(s) with "
-                            f"'{self.answer}', stepping straight out of its reach; then "
+            "description": (f"{ATTACKER[0]} stands between ayla and brom and attacks both "
+                            f"({attack_kind}, {self.rolls} roll(s)); {moved} answer(s) "
+                            f"with '{self.answer}', stepping straight out of its reach; then "
                             f"everything is resolved. The attack is lost only where the "
                             f"rules lose an attack none of whose targets it still reaches."),
             "rules": sorted(self.rules),
@@ -112,7 +115,7 @@ def generate(rulesets=None) -> list[dict]:
     for name, rs in sorted((rulesets or RULESETS).items()):
         if rs.scene is None or rs.explore is None or rs.explore.grid_moves is None:
             continue
-        kind = _melee_kind(rs)
+        kind = _close_attack(rs)
         if kind is None:
             continue
         for answer in rs.answers:
