@@ -46,7 +46,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert all(v["ms"] > 0 and v["tries"] > 0 for v in figures["possible"].values())
     assert all(v["us_per_step"] > 0 and v["bytes"] > 0 for v in figures["crowd"].values())
     from fsm.conformance import collect
-    assert figures["suite"]["vectors"] == len(collect(None))
+    assert figures["suite"]["vectors"] == min(100, len(collect(None)))   # a smoke run's few
     (reduced,) = figures["reduction"]
     assert reduced["exact"] >= reduced["reduced"] > 0
     (bigger,) = figures["bigger"]
