@@ -623,7 +623,7 @@ def test_every_trackers_mistake_fails_on_verdicts_alone_and_is_charged_to_its_ru
         assert m.rules and set(m.rules) <= known, m.id
         mine = [(p, _with_defaults(d, m.defaults)) for p, d in vectors
                 if d.get("ruleset") == m.ruleset]
-        failed = [o for o in run_in_process(mine, ruleset=m.value, stop_after=40,
+        failed = [o for o in run_in_process(mine, ruleset=m.value, stop_after=12,
                                             verdicts_only=True) if o.status == C.FAIL]
         if len(failed) < 2:
             short.append(m.id)
