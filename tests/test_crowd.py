@@ -68,7 +68,7 @@ TIMELINES = st.lists(st.integers(0, 2 ** 16), min_size=head_length() + 1,
                      max_size=head_length() + 24)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TIMELINES, st.booleans())
 def test_possible_in_a_crowd_is_trying_everyone(choices, explaining):
     """Random timelines of the whole step language (every ruleset, with or
