@@ -23,6 +23,7 @@ from ..engine.rows import CONTINUE, END_TURN, RESOLVE
 from ..errors import StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
+from .recording import record, tally
 from .sweeps import PEOPLE, _option_variants
 
 MAX_SETTLE = 12
@@ -41,16 +42,10 @@ class _Denial:
         self.rules: set = set()
 
     def play(self, data: dict, facts: bool = False) -> str | None:
-        try:
-            verdict = self.enc.step(data)
-        except StepError:
-            return None
-        expect = {"verdict": verdict.verdict, "reason": verdict.reason}
-        if facts:
-            expect.update(self.enc.facts())
-        self.steps.append(dict(data, expect=expect))
-        self.rules.update(verdict.rules)
-        return verdict.verdict
+        verdict = record(self.enc, self.steps, data, facts)
+        if verdict is not None:
+            self.rules.update(verdict.rules)
+        return verdict and verdict.verdict
 
     def answer(self, actor: str, to: str, wanted: tuple, **fields) -> str | None:
         """Play the first answer kind whose verdict is one of ``wanted``."""
@@ -119,11 +114,4 @@ def generate(rulesets=None) -> list[dict]:
     return out
 
 
-def coverage(vectors: list[dict]) -> dict:
-    """ruleset -> how many denials and steps (for COVERAGE.json)."""
-    out: dict = {}
-    for v in vectors:
-        c = out.setdefault(v["ruleset"], {"vectors": 0, "steps": 0})
-        c["vectors"] += 1
-        c["steps"] += len(v["steps"])
-    return out
+coverage = tally        # ruleset -> how many denials and steps (for COVERAGE.json)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from ..engine import Encounter
 from ..engine.rows import CONTINUE, END_TURN, RESOLVE
-from ..errors import StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
+from .recording import record, tally
 
 ATTACKER = ("grok", "monsters", (0, 0))
 TARGETS = (("ayla", "heroes", (1, 0)), ("brom", "heroes", (-1, 0)))
@@ -54,17 +54,10 @@ class _Split:
         self.rules: set = set()
 
     def play(self, data: dict, facts: bool = False) -> str | None:
-        try:
-            verdict = self.enc.step(data)
-        except StepError:
-            return None
-        expect = {"verdict": verdict.verdict, "reason": verdict.reason}
-        if facts:
-            expect.update(self.enc.facts())
-        self.steps.append(dict(data, expect=expect))
-        if verdict.verdict != "allowed" or data["do"] == RESOLVE:
+        verdict = record(self.enc, self.steps, data, facts)
+        if verdict is not None and (verdict.verdict != "allowed" or data["do"] == RESOLVE):
             self.rules.update(verdict.rules)
-        return verdict.verdict
+        return verdict and verdict.verdict
 
     def vector(self, attacking: tuple) -> dict:
         kind, attack_kind = attacking
@@ -125,11 +118,4 @@ def generate(rulesets=None) -> list[dict]:
     return out
 
 
-def coverage(vectors: list[dict]) -> dict:
-    """ruleset -> how many splits and steps (for COVERAGE.json)."""
-    out: dict = {}
-    for v in vectors:
-        c = out.setdefault(v["ruleset"], {"vectors": 0, "steps": 0})
-        c["vectors"] += 1
-        c["steps"] += len(v["steps"])
-    return out
+coverage = tally        # ruleset -> how many splits and steps (for COVERAGE.json)

@@ -37,6 +37,7 @@ from ..errors import StepError
 from ..io.scenario import FORMAT
 from ..rulesets import GRID_STEPS, RULESETS, walk_path
 from .fieldvalues import _fields_of_kind
+from .recording import record
 
 ROUNDS = 2
 # two on one side, one on the other: everyone has an ally's and an enemy's turn
@@ -74,17 +75,10 @@ class _Sweep:
     def play(self, data: dict, facts: bool = False) -> str | None:
         """Play one step and write it down with its expectations; the verdict
         (None when the step cannot be read here: not written)."""
-        try:
-            verdict = self.enc.step(data)
-        except StepError:
-            return None
-        expect = {"verdict": verdict.verdict, "reason": verdict.reason}
-        if facts:
-            expect.update(self.enc.facts())
-        self.steps.append(dict(data, expect=expect))
-        if verdict.verdict != "allowed":
+        verdict = record(self.enc, self.steps, data, facts)
+        if verdict is not None and verdict.verdict != "allowed":
             self.rules.update(verdict.rules)
-        return verdict.verdict
+        return verdict and verdict.verdict
 
     def settle(self) -> None:
         """Resolve (and continue) until nothing above the turn is unresolved."""
