@@ -14,12 +14,6 @@ GENERATED = ROOT / "spec" / "vectors" / "generated"
 
 
 @pytest.fixture(scope="module")
-def fresh():
-    vectors, coverage = covering.generate(jobs=2)
-    return vectors, coverage, covering.render(vectors, coverage)
-
-
-@pytest.fixture(scope="module")
 def committed():
     """The committed suite, as the test below holds it to a regeneration."""
     vectors = [json.loads(p.read_text(encoding="utf-8"))
@@ -28,13 +22,45 @@ def committed():
     return vectors, coverage, covering.render(vectors, coverage)
 
 
-@pytest.mark.slow
-def test_the_committed_generated_vectors_are_fresh(fresh, committed):
-    """Regenerating from the table gives exactly the committed files (so
-    what the other tests hold of the committed ones holds of the table)."""
-    _, _, files = fresh
-    assert covering.stale(ROOT, files) == []
-    assert files == committed[2]
+# the walks of three combatants over two frames take the longest: with the slow tests
+# (each grid part walks what `fsm explore --grid` walks for two combatants: clean)
+SLOW_PARTS = {"dnd4e", "dnd5e"}
+
+
+@pytest.mark.parametrize("part", [pytest.param(p, marks=pytest.mark.slow) if p in SLOW_PARTS
+                                  else p for p in covering.PARTS])
+def test_each_part_of_the_generated_vectors_is_fresh(part, committed):
+    """Regenerating a part from the table gives exactly its committed files and
+    its keys of the manifest (so what the other tests hold of the committed
+    ones holds of the table); each walk behind it is clean and complete."""
+    _, coverage, _ = committed
+    made, keys = covering.generate(only={part})
+    mine = {name: text for name, text in covering.render(made, keys).items()
+            if name != covering.COVERAGE}
+    assert made and all(covering.part_of(v["id"]) == part for v in made)
+    assert mine == {p.name: p.read_text(encoding="utf-8") for p in GENERATED.glob("*.json")
+                    if covering.part_of(p.stem) == part}
+    walked = {part} if covering.PARTS[part][0].startswith("gen-") else set()
+    assert set(keys["rulesets"]) == walked
+    for key, value in keys.items():
+        assert value == ({p: coverage["rulesets"][p] for p in walked} if key == "rulesets"
+                         else coverage[key]), key
+
+
+def test_every_committed_generated_file_belongs_to_a_part(committed):
+    """The parts together are the whole suite: no committed vector outside
+    them, the manifest's keys are theirs, and its bounds are the walks'."""
+    vectors, coverage, _ = committed
+    assert [v["id"] for v in vectors if covering.part_of(v["id"]) is None] == []
+    assert set(coverage["rulesets"]) == {n for n, (p, _) in covering.PARTS.items()
+                                         if p.startswith("gen-")}
+    assert set(coverage) == {"bounds", "grid_bounds", "rulesets"} | \
+        {n for n, (p, _) in covering.PARTS.items() if not p.startswith("gen-")}
+    assert coverage["bounds"] == covering.BOUNDS
+    assert coverage["grid_bounds"] == covering.GRID_BOUNDS
+    # the manifest as written: what the parts' keys are compared with
+    assert (ROOT / "spec" / covering.COVERAGE).read_text(encoding="utf-8") == \
+        covering.render([], coverage)[covering.COVERAGE]
 
 
 def test_every_reached_key_is_in_some_vector(committed):

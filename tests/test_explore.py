@@ -618,17 +618,6 @@ def _without_effect(rows, name):
 
 
 @pytest.mark.slow
-def test_a_small_walk_on_the_grid_is_clean():
-    """Two combatants side by side over one round, the second answering, with
-    moves, shifts, melee and ranged attacks: every invariant holds, the audit
-    finds nothing undecided, and positions are part of the picture."""
-    report = explore(_small("dnd4e", grid=True, depth=1, answerers=("c2",)), jobs=2)
-    assert report.violation is None and report.complete
-    assert report.audit.gaps == []
-    plain = explore(_small("dnd4e", depth=1, answerers=("c2",)), jobs=2)
-    assert report.states > plain.states
-
-
 @pytest.mark.parametrize("guard,invariant", [
     ("provoked", "unprovoked-opportunity"),
     ("reach_entered", "reaction-outside-the-move"),
@@ -660,11 +649,7 @@ def test_grid_mode_finds_a_5e_opportunity_attack_that_leaves_no_reach(seed):
     assert report.violation.problem.invariant == "opportunity-without-leaving"
 
 
-@pytest.mark.parametrize("ruleset", [n for n, rs in RULESETS.items()
-                                     if rs.explore and rs.explore.grid_moves is not None])
-def test_a_small_walk_on_the_grid_is_clean(ruleset):
-    report = explore(_small(ruleset, grid=True, depth=1, answerers=("c2",)), jobs=2)
-    assert report.violation is None and report.complete
+# A small walk on the grid is clean: tests/test_covering.py walks it for each grid part.
 
 
 def test_grid_mode_finds_a_melee_attack_that_is_not_lost(seed):

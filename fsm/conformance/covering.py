@@ -118,9 +118,9 @@ class Witnessing(Explorer):
 def _walk(cfg: Config) -> dict:
     walk = Witnessing(cfg)
     report = walk.run()
-    if report.violation is not None or report.audit.gaps:
+    if report.violation is not None or report.audit.gaps or not report.complete:
         raise RuntimeError(f"the walk of {cfg.ruleset} is not clean: "
-                           f"{report.violation or report.audit.gaps}")
+                           f"{report.violation or report.audit.gaps or 'not complete'}")
     return walk.witnesses()
 
 
@@ -247,37 +247,62 @@ def key_json(key) -> list:
     return list(key)
 
 
-def generate(jobs: int = 1) -> tuple[list[dict], dict]:
-    """Every generated vector, and the coverage manifest."""
+def _walked(ruleset: str, name: str, bounds: dict, jobs: int) -> tuple[list[dict], dict]:
+    found = witnesses(ruleset, jobs, bounds)
+    made = compose(ruleset, found, bounds)
+    keys = sorted(found, key=repr)
+    return made, {"rulesets": {name: {
+        "decisions": [key_json(k) for k in keys if k[0] == "decide"],
+        "machine": [key_json(k) for k in keys if k[0] == "machine"],
+        "precedence": [key_json(k) for k in keys if k[0] == "precedence"],
+        "vectors": len(made),
+        "steps": sum(len(v["steps"]) for v in made),
+    }}}
+
+
+def _family(module, key: str):
+    def make(jobs: int) -> tuple[list[dict], dict]:
+        made = module.generate()
+        if isinstance(made, dict):          # the error order: its vectors by ruleset
+            return [v for vs in made.values() for v in vs], {key: module.coverage(made)}
+        return made, {key: module.coverage(made)}
+    return make
+
+
+# The generated suite in parts that are made apart from each other: part name
+# -> (the id prefix of its vectors, make(jobs) -> (vectors, its keys of the manifest)).
+PARTS: dict = {
+    **{name: (f"gen-{ruleset}-" + ("grid-" if bounds.get("grid") else ""),
+              lambda jobs, r=ruleset, n=name, b=bounds: _walked(r, n, b, jobs))
+       for ruleset, name, bounds in variants()},
+    "error_order": ("err-", _family(errororder, "error_order")),
+    "sweeps": ("sweep-", _family(sweeps, "sweeps")),
+    "denials": ("deny-", _family(denials, "denials")),
+    "splits": ("split-", _family(splits, "splits")),
+    "field_values": ("val-", _family(fieldvalues, "field_values")),
+}
+
+
+def part_of(vector_id: str) -> str | None:
+    """The part a generated vector belongs to, by its id (the longest prefix)."""
+    best = None
+    for name, (prefix, _) in PARTS.items():
+        if vector_id.startswith(prefix) and (best is None or len(prefix) > len(PARTS[best][0])):
+            best = name
+    return best
+
+
+def generate(jobs: int = 1, only=None) -> tuple[list[dict], dict]:
+    """Every generated vector, and the coverage manifest (of the parts named in
+    ``only``: the whole suite when None)."""
     vectors, coverage = [], {"bounds": BOUNDS, "grid_bounds": GRID_BOUNDS, "rulesets": {}}
-    for ruleset, name, bounds in variants():
-        found = witnesses(ruleset, jobs, bounds)
-        made = compose(ruleset, found, bounds)
+    for name, (_, make) in PARTS.items():
+        if only is not None and name not in only:
+            continue
+        made, keys = make(jobs)
         vectors.extend(made)
-        keys = sorted(found, key=repr)
-        coverage["rulesets"][name] = {
-            "decisions": [key_json(k) for k in keys if k[0] == "decide"],
-            "machine": [key_json(k) for k in keys if k[0] == "machine"],
-            "precedence": [key_json(k) for k in keys if k[0] == "precedence"],
-            "vectors": len(made),
-            "steps": sum(len(v["steps"]) for v in made),
-        }
-    errors = errororder.generate()
-    for made in errors.values():
-        vectors.extend(made)
-    coverage["error_order"] = errororder.coverage(errors)
-    swept = sweeps.generate()
-    vectors.extend(swept)
-    coverage["sweeps"] = sweeps.coverage(swept)
-    denied = denials.generate()
-    vectors.extend(denied)
-    coverage["denials"] = denials.coverage(denied)
-    split = splits.generate()
-    vectors.extend(split)
-    coverage["splits"] = splits.coverage(split)
-    valued = fieldvalues.generate()
-    vectors.extend(valued)
-    coverage["field_values"] = fieldvalues.coverage(valued)
+        coverage["rulesets"].update(keys.pop("rulesets", {}))
+        coverage.update(keys)
     return vectors, coverage
 
 
