@@ -10,6 +10,7 @@ named by its file so that a tracker's author can run it.
 from __future__ import annotations
 
 import copy
+import hashlib
 from pathlib import Path
 
 from ..rulesets import RULESETS
@@ -23,12 +24,18 @@ _KNOWN: dict = {}          # the catalogue worked out, by the files it was worke
 
 def catalogue(root: Path) -> list:
     """The catalogue, each vector id replaced by its file's path from ``root``
-    (worked out once for the same files, as a process builds the site again)."""
+    (worked out once for the same files, as a process builds the site again,
+    from this checkout or a copy of it)."""
     from ..conformance.mistakes import catalogue as zoo
     from ..conformance.vectors import collect
     folders = [root / "spec" / "vectors", root / "spec" / "scenarios"]
-    files = tuple((str(p), p.stat().st_mtime_ns) for folder in folders
-                  for p in sorted(folder.rglob("*")) if p.is_file())
+    files = hashlib.sha256()         # the same files with the same contents, wherever they are
+    for folder in folders:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file():
+                files.update(p.relative_to(root).as_posix().encode() + b"\0")
+                files.update(hashlib.sha256(p.read_bytes()).digest())
+    files = files.hexdigest()
     if files in _KNOWN:
         return copy.deepcopy(_KNOWN[files])
     vectors = collect(folders)
