@@ -744,8 +744,8 @@ def main(argv=None) -> int:
                if r["default"] and r["combatants"] == 3 and r["responders"] == 1]
     results["bigger"] = bigger_bounds([("pf2e", 1.0, "a smoke budget")] if args.smoke else budgets)
     print("split among owners...", file=sys.stderr)
-    results["split"] = split.split([("pf2e", 2, 1)] if args.smoke else
-                                   [("pf2e", 3, 2), ("dnd4e", 2, 2)])
+    results["split"] = split.split([("pf2e", 2, 1)], owner_counts=(4,)) if args.smoke else \
+        split.split([("pf2e", 3, 2), ("dnd4e", 2, 2)])
     print(table(results))
     print()
     print(split.table(results["split"]))

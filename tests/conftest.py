@@ -32,13 +32,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(later)
 
 
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: one worker more than the cores. The browser, the engines run
-    as programs and the servers keep a worker waiting for a share of the run;
-    the extra worker uses that time."""
-    return (os.cpu_count() or 1) + 1
-
-
 def readme_library_script() -> tuple:
     """The README's library examples as one script that checks them: each
     line whose comment gives a Python value asserts that the line gives it.

@@ -13,6 +13,7 @@ dnd4e only, with the scene (FORMAT.md, The scene; TIMING.md, T-SCENE).
 Standard library only.
 """
 import copy
+import pickle
 import json
 import re
 import sys
@@ -913,7 +914,7 @@ def judge(st, step, n):
     tid = find_trigger(st, step) if kind in ANSWERS else None
     if kind == "end-turn" and actor is None:
         actor = default_end_turn_actor(st)
-    work = copy.deepcopy(st)        # T-REFUSED: a refused step changes nothing
+    work = pickle.loads(pickle.dumps(st, -1))   # T-REFUSED: a refused step changes nothing
     work.settle(kind, actor, tid)
     cx = Ctx()
     cx.actor = actor
