@@ -53,7 +53,7 @@ def test_the_bench_script_prints_every_ratio(tmp_path):
     assert bigger["budget"] == 1.0 and isinstance(bigger["finished"], bool)
     split = figures["split"]
     assert {(r["backend"], r["owners"]) for r in split} == {
-        ("one process", 1), ("processes", 2), ("processes", 4), ("dask", 2), ("dask", 4)}
+        ("one process", 1), ("processes", 4), ("dask", 4)}     # a smoke run's one split
     assert all(r["identical"] and r["sum_over_single"] == 1.0 for r in split)
     (walk,) = figures["exploration"]
     assert walk["clean"] and walk["states"] > 0 and walk["runs"] == 2
