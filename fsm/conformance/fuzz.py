@@ -5,8 +5,11 @@ A timeline is decoded from a list of integers that Hypothesis draws: each
 integer picks one step among those the explorer's alphabet offers in the
 reference's current situation (every turn action of every combatant, every
 answer to every trigger on or off the stack, resolve, continue, lose or
-disrupt, an event, the end of the turn), mostly among the steps the
-reference allows, sometimes among those it refuses, out of order included.
+disrupt, an event, the end of the turn), each kind of step as likely as
+another, mostly among the steps the reference allows, sometimes among those
+it refuses, out of order included. Now and then the turn is brought to its
+end, and when a turn begins the last answers spent are tried again: every
+budget meets the moments it should, or should not, come back at.
 Because the decoding runs on the reference, a shorter or smaller list still
 decodes to a valid timeline, and Hypothesis's shrinking finds the shortest
 one the engine gets wrong. It is written as a vector with every expectation
@@ -32,22 +35,27 @@ from dataclasses import dataclass
 
 from ..errors import ERROR_CODES, EngineError, StepError
 from .engine import Engine
+from .dressing import BREAKS, dress, forced
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
-from ..engine.rows import END_TURN, EVENT
-from ..engine.steps import makes_frame
+from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 MAX_STEPS = 40
 ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
-TURN_SHARE = 5         # of TURN_SHARE choices, one asks for the end of the turn first,
+MOVING_ON = (END_TURN, RESOLVE, CONTINUE)
+TURN_SHARE = 5         # of TURN_SHARE choices, one brings the turn to its end (over the steps
+                       # it takes: what is pending resolved first),
                        # one for a step like one taken before (its actor and kind again)
 DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
 TRIES = 12             # candidates judged, at most, in the search for a step of the kind wanted
+PROBES = 2             # when the turn moves on, steps like those last taken (see _probes) are
+                       # tried, each once when next offered that turn, whatever the verdict:
+                       # a budget back too soon, or a readied action firing again, shows
 
 
 @dataclass
@@ -71,69 +79,6 @@ def _options(ruleset: str, hello: dict, picks) -> dict:
         values = [v for v in values if v != opt.default] or values
         out[opt.name] = values[(pick - 1) // 3 % len(values)]
     return out
-
-
-def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
-    """``data`` with fields the explorer's alphabet never sets, chosen by
-    ``pick``: an explicit id (now and then one already taken), a ruling, an
-    actor on a stack move or an event, parts or attacks, what is readied, a
-    name, a stated attack with targets."""
-    out = dict(data)
-    kind = out["do"]
-    rs = enc.ruleset
-    framed = makes_frame(rs, kind)
-    roll = pick.randrange(8)
-    if roll == 0 and framed:
-        taken = [f.id for f in enc.stack] + list(enc.past_order[-3:])
-        out["id"] = pick.choice(taken) if taken and pick.random() < 0.2 else \
-            f"x{pick.randrange(1000)}"
-    elif roll == 1:
-        out["ruling"] = pick.choice(("allow", "deny"))
-    elif roll == 2 and kind in rs.stack_moves and enc.stack:
-        top = enc.stack[-1].owner
-        out["actor"] = top if top is not None and pick.random() < 0.7 else pick.choice(ids)
-    elif roll == 3 and kind == "event":
-        out["actor"] = pick.choice(ids)
-    elif roll == 4 and framed and "path" not in out and "cost" not in out \
-            and not any(k in out for k in ("squares", "attacks", "parts")):
-        out[pick.choice(("parts", "attacks"))] = pick.randint(1, 3)
-    elif roll == 5 and rs.spec_of.get(kind) is not None and rs.spec_of[kind].text_fields:
-        # a free-text field (what a 4e ready readies): one of the turn's actions
-        out[rs.spec_of[kind].text_fields[0]] = pick.choice(sorted(rs.turn_actions))
-    elif roll == 6 and framed and enc.scene and kind != "event":
-        out["attack"] = pick.choice(rs.scene.attack_kinds)
-        out["targets"] = [pick.choice([i for i in ids if i != out.get("actor")] or ids)]
-    elif roll == 7:
-        out["name"] = f"step {pick.randrange(100)}"
-    return out
-
-
-def forced(data: dict, enc, pick: random.Random, ids: list) -> dict:
-    """An event on a scene as forced movement: someone pushed, pulled, slid
-    or teleported one square, to see whether it provokes."""
-    who = data.get("actor") or pick.choice(ids)
-    x, y = enc.fighters[who].at
-    dx, dy = pick.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
-    return dict(data, actor=who, forced=pick.choice(enc.ruleset.scene.forced_kinds),
-                path=[[x + dx, y + dy]])
-
-
-# Ways to make a step unreadable: each an error of spec/FORMAT.md
-_BREAKS = (
-    lambda d, ids: dict(d, stride=1),                               # unknown-field
-    lambda d, ids: dict(d, actor="nobody"),                         # unknown-combatant
-    lambda d, ids: {"do": "resolve", "on": "x"},                    # field-of-another-kind
-    lambda d, ids: {"do": "end-turn", "squares": 2},                # field-of-another-kind
-    lambda d, ids: dict(d, squares=2, parts=2),                     # two-part-counts
-    lambda d, ids: dict(d, parts=0),                                # bad-value
-    lambda d, ids: {k: v for k, v in d.items() if k != "do"},       # missing-kind
-    lambda d, ids: dict(d, do="stride"),                            # unknown-kind
-    lambda d, ids: {k: v for k, v in d.items() if k != "actor"},    # missing-actor, often
-    lambda d, ids: dict(d, to="nowhere"),                           # unknown-trigger, often
-    lambda d, ids: dict(d, shift=True),                             # shift-without-path, often
-    lambda d, ids: dict(d, path=[[0, 0], [5, 5]]),                  # path-without-scene, bad-path
-    lambda d, ids: dict(d, provokes=["nobody"]),                    # unknown-combatant
-)
 
 
 def head_length() -> int:
@@ -192,24 +137,41 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
 
     kinds = {k for k in rs.table.kinds if modelled({"do": k})}    # the kinds it models
     steps, taken = [], []         # taken: (actor, kind) of each step that happened
+    probes: list = []             # (actor, kind) to try again, the turn having moved on
+    ending = False                # the turn is being brought to its end
     for choice in drawn:
         moves = [m for m in alphabet.moves(enc) if m.do in kinds]
         if not moves:
             break
         want_refused = choice % ALLOWED_SHARE == 0
-        start = (choice // ALLOWED_SHARE) % len(moves)
-        if choice % TURN_SHARE == 1:       # so that timelines reach later turns and rounds
-            ends = [i for i, m in enumerate(moves) if m.do == END_TURN]
-            start, want_refused = (ends[0], False) if ends else (start, want_refused)
+        # each kind of step offered as likely as another (answers are many, a Ready one),
+        # then one of its moves
+        kinds_here = sorted({m.do for m in moves})
+        pick_kind = kinds_here[(choice // ALLOWED_SHARE) % len(kinds_here)]
+        of_kind = [i for i, m in enumerate(moves) if m.do == pick_kind]
+        start = of_kind[(choice // ALLOWED_SHARE // len(kinds_here)) % len(of_kind)]
         # tried a stride apart: the moves of one kind or one actor sit together
         stride = next(n for n in (7, 5, 3, 1) if math.gcd(n, len(moves)) == 1)
         order = [(start + k * stride) % len(moves) for k in range(min(len(moves), TRIES))]
+        at = of_kind.index(start)
+        order = (of_kind[at:] + of_kind[:at])[:TRIES] + order    # that kind by anyone first
+        ending = ending or choice % TURN_SHARE == 1
+        if ending:      # so that timelines reach later turns and rounds: from now until
+            # the turn ends, the end of the turn, or while something is pending, its resolution
+            order = [i for i, m in enumerate(moves) if m.do in MOVING_ON] + order
+            want_refused = False
         again = False
-        if choice % TURN_SHARE == 2 and taken:
+        wanted = None
+        offered = [w for w in probes if any((m.actor, m.do) == w for m in moves)]
+        probes = offered[1:]              # the first offered now; those not offered lapse
+        if offered:
+            wanted = offered[0]
+        if wanted is None and choice % TURN_SHARE == 2 and taken:
+            wanted = taken[(choice // TURN_SHARE) % len(taken)]
+        if wanted is not None:
             # the same combatant tries the same kind of step again, whatever the
             # verdict: whether a budget spent before has come back shows
-            actor, kind = taken[(choice // TURN_SHARE) % len(taken)]
-            same = [i for i, m in enumerate(moves) if m.actor == actor and m.do == kind]
+            same = [i for i, m in enumerate(moves) if (m.actor, m.do) == wanted][::-1]
             order, again = same[:TRIES] + order, bool(same)
         data = readable = None
         for i in order:
@@ -230,7 +192,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         pick = random.Random(choice)
         broken = pick.randrange(ERROR_SHARE) == 0
         if broken:
-            broken_data = _BREAKS[pick.randrange(len(_BREAKS))](data, ids)
+            broken_data = BREAKS[pick.randrange(len(BREAKS))](data, ids)
             if modelled(broken_data):
                 data = broken_data
         elif pick.randrange(DRESS_SHARE) == 0:
@@ -239,6 +201,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         elif data["do"] == EVENT and enc.scene and pick.randrange(2):
             moved = forced(data, enc, pick, ids)
             data = moved if modelled(moved) else data
+        serial = enc.turn_serial
         try:
             verdict = enc.step(data)
             probe.step(data)
@@ -253,6 +216,9 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         steps.append(dict(data, expect=expect))
         if verdict.verdict != "rejected" and data.get("actor") is not None:
             taken.append((data["actor"], data["do"]))
+        if enc.turn_serial != serial:         # a new turn: what the last actors spent, again
+            ending = False
+            probes = _probes(rs, taken, enc.active)
     body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
     doc = {"format": FORMAT, "id": f"fuzz-{ruleset}-{hashlib.sha256(body).hexdigest()[:10]}",
            "ruleset": ruleset, "description": "Found by fsm conformance --fuzz: the first "
@@ -261,6 +227,15 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     if options:
         doc["options"] = options
     return doc
+
+
+def _probes(rs, taken: list, active) -> list:
+    """What to try again when a turn has begun, each when offered at once: the
+    last steps taken that answer something (a reaction or a readied action
+    spent before: back too soon, or firing again) or that the one now acting
+    may take (a budget of the turn)."""
+    recent = list(dict.fromkeys(reversed(taken)))
+    return [(a, k) for a, k in recent if k in rs.answers or a == active][:PROBES]
 
 
 class Language:
