@@ -39,6 +39,7 @@ from .dressing import BREAKS, dress, forced
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
+from ..engine import state as S
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
@@ -162,7 +163,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             want_refused = False
         again = False
         wanted = None
-        offered = [w for w in probes if any((m.actor, m.do) == w for m in moves)]
+        offered = [w for w in probes if w in {(m.actor, m.do) for m in moves}] if probes else []
         probes = offered[1:]              # the first offered now; those not offered lapse
         if offered:
             wanted = offered[0]
@@ -173,19 +174,24 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             # verdict: whether a budget spent before has come back shows
             same = [i for i, m in enumerate(moves) if (m.actor, m.do) == wanted][::-1]
             order, again = same[:TRIES] + order, bool(same)
-        data = readable = None
+        data = readable = ahead = None
         for i in order:
             candidate = moves[i].render(enc)
             if not modelled(candidate):
                 continue
+            ahead = _Ahead(probe)
             try:
-                refused = probe.try_step(candidate).verdict == "rejected"
+                refused = probe.step(candidate).verdict == "rejected"
             except StepError:          # a path onto a square someone stands on, say
+                ahead.back()
+                ahead = None
                 continue
             readable = readable or candidate
             if again or refused == want_refused:
-                data = candidate
+                data = candidate       # the probe stays where the step took it
                 break
+            ahead.back()
+            ahead = None
         data = data or readable
         if data is None:
             break
@@ -204,7 +210,12 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         serial = enc.turn_serial
         try:
             verdict = enc.step(data)
-            probe.step(data)
+            if ahead is not None and data is candidate:
+                ahead.keep()
+            else:
+                if ahead is not None:
+                    ahead.back()
+                probe.step(data)
         except StepError as exc:
             steps.append(dict(data, expect={"error": exc.code}))
             if language is not None:
@@ -227,6 +238,23 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     if options:
         doc["options"] = options
     return doc
+
+
+class _Ahead:
+    """A step tried on the probe: put back, or kept when it is the one taken."""
+
+    def __init__(self, enc):
+        self.enc, self.snap, self.seen = enc, S.snapshot(enc), enc.steps_seen
+
+    def back(self) -> None:
+        if self.snap is not None:
+            S.restore(self.enc, self.snap)
+            self.enc.steps_seen, self.snap = self.seen, None
+
+    def keep(self) -> None:
+        if self.snap is not None:
+            S.release(self.enc, self.snap)
+            self.snap = None
 
 
 def _probes(rs, taken: list, active) -> list:
