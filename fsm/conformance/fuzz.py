@@ -39,7 +39,6 @@ from .dressing import BREAKS, dress, forced
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
-from ..engine import state as S
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
@@ -55,8 +54,8 @@ DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alph
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
 TRIES = 12             # candidates judged, at most, in the search for a step of the kind wanted
 PROBES = 2             # when the turn moves on, steps like those last taken (see _probes) are
-                       # tried, each once when next offered that turn, whatever the verdict:
-                       # a budget back too soon, or a readied action firing again, shows
+                       # tried at once, one a choice, whatever the verdict (those not offered
+                       # lapse): a budget back too soon, or a readied action firing again, shows
 
 
 @dataclass
@@ -163,7 +162,8 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             want_refused = False
         again = False
         wanted = None
-        offered = [w for w in probes if w in {(m.actor, m.do) for m in moves}] if probes else []
+        here = {(m.actor, m.do) for m in moves} if probes else ()
+        offered = [w for w in probes if w in here]
         probes = offered[1:]              # the first offered now; those not offered lapse
         if offered:
             wanted = offered[0]
@@ -171,27 +171,23 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             wanted = taken[(choice // TURN_SHARE) % len(taken)]
         if wanted is not None:
             # the same combatant tries the same kind of step again, whatever the
-            # verdict: whether a budget spent before has come back shows
+            # verdict: whether a budget spent before has come back shows (answers
+            # to the frame on top first: the alphabet lists the stack bottom up)
             same = [i for i, m in enumerate(moves) if (m.actor, m.do) == wanted][::-1]
             order, again = same[:TRIES] + order, bool(same)
-        data = readable = ahead = None
+        data = readable = None
         for i in order:
             candidate = moves[i].render(enc)
             if not modelled(candidate):
                 continue
-            ahead = _Ahead(probe)
             try:
-                refused = probe.step(candidate).verdict == "rejected"
+                refused = probe.try_step(candidate).verdict == "rejected"
             except StepError:          # a path onto a square someone stands on, say
-                ahead.back()
-                ahead = None
                 continue
             readable = readable or candidate
             if again or refused == want_refused:
-                data = candidate       # the probe stays where the step took it
+                data = candidate
                 break
-            ahead.back()
-            ahead = None
         data = data or readable
         if data is None:
             break
@@ -210,12 +206,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         serial = enc.turn_serial
         try:
             verdict = enc.step(data)
-            if ahead is not None and data is candidate:
-                ahead.keep()
-            else:
-                if ahead is not None:
-                    ahead.back()
-                probe.step(data)
+            probe.step(data)
         except StepError as exc:
             steps.append(dict(data, expect={"error": exc.code}))
             if language is not None:
@@ -238,23 +229,6 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     if options:
         doc["options"] = options
     return doc
-
-
-class _Ahead:
-    """A step tried on the probe: put back, or kept when it is the one taken."""
-
-    def __init__(self, enc):
-        self.enc, self.snap, self.seen = enc, S.snapshot(enc), enc.steps_seen
-
-    def back(self) -> None:
-        if self.snap is not None:
-            S.restore(self.enc, self.snap)
-            self.enc.steps_seen, self.snap = self.seen, None
-
-    def keep(self) -> None:
-        if self.snap is not None:
-            S.release(self.enc, self.snap)
-            self.snap = None
 
 
 def _probes(rs, taken: list, active) -> list:
