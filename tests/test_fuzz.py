@@ -97,6 +97,24 @@ def test_an_engine_with_one_scene_bug_is_caught_and_shrunk(tmp_path):
     assert main(["check", str(path)]) == 0
 
 
+MUTANT = ROOT / "tests" / "engines" / "mutant_engine.py"
+
+
+@pytest.mark.parametrize("mistake", ["pf2e:zoo-reactions-reset-per-round",
+                                     "dnd5e:zoo-reactions-reset-per-round"])
+def test_a_reaction_back_every_round_is_found_on_verdicts_alone(mistake, tmp_path, capsys):
+    """The trackers' classic mistake (every reaction back when a round starts)
+    is found by the fuzzer within 150 timelines (seed 0) against an engine
+    reporting verdicts and reasons only, for one game, because timelines play
+    turns to their end (without that, PF2's is not found)."""
+    program = f"{sys.executable} {MUTANT} {mistake} --verdicts --alone"
+    assert main(["conformance", "--program", program, "--fuzz", "150",
+                 "--seed", "0", "--out", str(tmp_path)]) == 1
+    assert "disagrees with the reference" in capsys.readouterr().out
+    _, doc = _found(tmp_path)
+    assert any(s["do"] == "end-turn" for s in doc["steps"]), doc["steps"]
+
+
 def test_the_timelines_reach_the_whole_step_language():
     """A run on the reference reports what it touched: scenes, dressed steps
     and unreadable ones included (as a command: the timelines of a seed are
