@@ -89,7 +89,7 @@ export interface Rulesets {
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "targets" | "to" | "triggers";
+    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "targets" | "to" | "triggers" | "unseen";
     options: "slot_reactions";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded";
   };
@@ -129,13 +129,16 @@ export interface Step {
   targets?: Array<string>;
   additional?: boolean;
   before?: boolean;
+  blinded?: boolean;
   bonus?: boolean;
   concentration?: boolean;
   /** Schema: minimum 1, maximum 3. */
   cost?: number;
+  incapacitated?: boolean;
   readies?: string | null;
   slot?: boolean;
   spell?: boolean;
+  unseen?: boolean;
   expect?: Expect;
 }
 

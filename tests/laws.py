@@ -28,6 +28,10 @@ class Record:
         self.owner = {}                        # frame id -> whose it is
         self.serial = enc.turn_serial
         self.starts[enc.active].append(self.serial)
+        # each combatant's own fields as the encounter starts (5e: its conditions,
+        # which events may change later: condition())
+        self.fields = {cid: {k: getattr(f, k) for k in type(f).FIELDS}
+                       for cid, f in enc.fighters.items()}
 
     def saw_turn(self):
         if self.enc.turn_serial != self.serial:
@@ -456,11 +460,23 @@ def turn_actions_on_your_own_turn_5e(rec):
             assert a.actor == a.active, (a.kind, a.actor, a.active)
 
 
+def condition(rec, who, name, index) -> bool:
+    """Whether ``who`` has the condition ``name`` when the allowed step at
+    ``index`` is taken: as its combatant object starts, then as the last
+    event on it that says so (T-5E-CONDITIONS)."""
+    value = rec.fields[who][name]
+    for b in rec.allowed[:index]:
+        if b.kind == "event" and b.step.get("actor") == who \
+                and isinstance(b.step.get(name), bool):
+            value = b.step[name]
+    return value
+
+
 @law("dnd5e", "able_to_act")
 def an_incapacitated_creature_does_nothing(rec):
     for a in rec.allowed:
         if a.kind in ACTIONS_5E | REACTIONS_5E | {"bonus"}:
-            assert not rec.enc.fighters[a.actor].incapacitated, (a.kind, a.actor)
+            assert not condition(rec, a.actor, "incapacitated", a.index), (a.kind, a.actor)
 
 
 @law("dnd5e", "movement_left")
@@ -538,13 +554,13 @@ def only_a_spell_answered_by_a_reaction_spell_is_countered(rec):
 
 @law("dnd5e", "moves_by_itself", "leaves_reach", "sees_the_mover")
 def an_opportunity_attack_answers_a_seen_creature_leaving_by_itself(rec):
-    fighters = rec.enc.fighters
     for a in rec.allowed:
         if a.kind == "opportunity":
             assert a.seen["frame"] and a.seen["kind"] != "event", a.target
             assert a.actor in (a.seen["step"].get("provokes") or ()), a.seen["step"]
             owner = a.seen["owner"]
-            assert not fighters[owner].unseen and not fighters[a.actor].blinded, (a.actor, owner)
+            assert not condition(rec, owner, "unseen", a.index) \
+                and not condition(rec, a.actor, "blinded", a.index), (a.actor, owner)
 
 
 @law("dnd5e", "during_own_move_or_action")

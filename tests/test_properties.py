@@ -44,6 +44,7 @@ MOMENTS = ["turn-start", "turn-end"]
 # -- the machine ----------------------------------------------------------------------
 
 EXERCISED: dict = defaultdict(Counter)   # ruleset -> allowed kinds, over one run
+CHANGED = "(a condition changed)"          # counted beside the kinds: 5e events
 
 
 def _options(rs, pick):
@@ -80,6 +81,7 @@ def timeline(rs, name=None, focus=None):
     progress = ("resolve",) * 4 + ("end-turn",) * 3 + ("continue",)
     answers, turn = rs.answer_kinds, rs.turn_actions
     fighter_fields = rs.fighter.FIELDS
+    two_way = set(rs.words.unflags)
 
     class Timeline(RuleBasedStateMachine):
         def __init__(self):
@@ -216,7 +218,9 @@ def timeline(rs, name=None, focus=None):
                     step["triggers"] = ["", "begin", "manipulate"]
             for flag in (spec.flags if spec is not None else ()):
                 if pick.random() < 0.5:
-                    step[flag] = True
+                    # a field whose false says something too (a condition that
+                    # ends) is given either way
+                    step[flag] = flag not in two_way or pick.random() < 0.5
 
         def _play(self, step, data):
             enc, rec = self.enc, self.rec
@@ -239,6 +243,10 @@ def timeline(rs, name=None, focus=None):
             say(event, f"{kind}: {verdict.verdict}")
             rec.saw_turn()
             EXERCISED[rs.name][kind] += 1
+            changed = sorted(f for f in two_way if isinstance(step.get(f), bool))
+            if kind == "event" and changed and step.get("actor"):
+                say(event, "a condition changed")
+                EXERCISED[rs.name][CHANGED] += 1
             target = verdict.target_id
             seen = rec.seen(target, target in facts_before["stack"])
             made = Allowed(rs, len(rec.allowed), kind, step.get("actor") or enc.active,
@@ -324,6 +332,8 @@ def test_random_timelines_keep_every_limit(name, request):
     missing = sorted((rs.turn_actions | rs.answer_kinds) - set(exercised))
     assert not missing, f"{name}: never allowed in the run: {missing} (allowed: " \
                         f"{dict(exercised)})"
+    if rs.words.unflags:            # conditions that events change: often enough
+        assert exercised[CHANGED] >= 50, (name, exercised[CHANGED])
     print(f"{name}: allowed in the run: {dict(sorted(exercised.items()))}")
 
 

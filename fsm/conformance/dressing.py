@@ -12,8 +12,9 @@ from ..engine.steps import makes_frame
 def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
     """``data`` with fields the explorer's alphabet never sets, chosen by
     ``pick``: an explicit id (now and then one already taken), a ruling, an
-    actor on a stack move or an event, parts or attacks, what is readied, a
-    name, a stated attack with targets."""
+    actor on a stack move or an event (with one of the event's true/false
+    fields), parts or attacks, what is readied, a name, a stated attack with
+    targets."""
     out = dict(data)
     kind = out["do"]
     rs = enc.ruleset
@@ -30,6 +31,10 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
         out["actor"] = top if top is not None and pick.random() < 0.7 else pick.choice(ids)
     elif roll == 3 and kind == "event":
         out["actor"] = pick.choice(ids)
+        flags = rs.spec_of[kind].flags if kind in rs.spec_of else ()
+        if flags:           # what it says of its actor (5e: Concentration, a condition)
+            flag = pick.choice(flags)
+            out[flag] = flag not in rs.words.unflags or pick.random() < 0.5
     elif roll == 4 and framed and "path" not in out and "cost" not in out \
             and not any(k in out for k in ("squares", "attacks", "parts")):
         out[pick.choice(("parts", "attacks"))] = pick.randint(1, 3)

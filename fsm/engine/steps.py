@@ -78,7 +78,8 @@ class Step:
     defaults."""
 
     __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "on", "fid", "ruling",
-                 "text", "responding", "provokes_stated", "next_turn", "outcomes", *CARRIED)
+                 "text", "responding", "provokes_stated", "next_turn", "outcomes", "cleared",
+                 *CARRIED)
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -95,6 +96,7 @@ class Step:
         self.provokes_stated = False
         self.next_turn = False     # it answers the turn-start moment of the turn to come
         self.outcomes = Outcomes()  # what its guards said (fsm.engine.guard.judge)
+        self.cleared = frozenset()  # its true/false fields given as false
         carry(self, CARRIED_DEFAULTS)
 
 
@@ -223,6 +225,8 @@ def parse(enc, data, index: int) -> Step:
             raise StepError(f"'{key}' must be true or false", key)
         if data[key]:
             st.flags |= {key}
+        else:
+            st.cleared |= {key}
     for key in enc._text_fields:
         if data.get(key) is not None:
             if spec is None or key not in spec.text_fields or not isinstance(data[key], str):

@@ -27,7 +27,8 @@ class Words:
     with ``{frame}`` for the action it acts on; ``budgets``: budget -> (its
     name, how it counts: :data:`COUNT`, :data:`USED`, :data:`FEET` or
     :data:`WHAT`); ``flags``: a true/false field of a step -> what it adds
-    to the step's name; ``hints``: a step kind or flag -> a longer word on
+    to the step's name; ``unflags``: the same for the fields whose ``false``
+    says something too (a condition that ends) -> what that adds; ``hints``: a step kind or flag -> a longer word on
     what it is or when it comes, for the builder's buttons; ``fields``: a
     combatant's field -> what the builder calls it; ``labels``: an ``on`` label -> when the answer
     comes, with ``{actor}``; ``suggest``: a free-text field of a step -> the
@@ -42,6 +43,7 @@ class Words:
     moves: dict = field(default_factory=dict)
     budgets: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
+    unflags: dict = field(default_factory=dict)
     hints: dict = field(default_factory=dict)
     labels: dict = field(default_factory=dict)
     suggest: dict = field(default_factory=dict)

@@ -36,9 +36,15 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
         out.append({"name": "parts", "type": "count",
                     "choices": [1, *COUNTS] if spec is not None and spec.cost_field else
                     list(COUNTS), "label": "parts a reaction may fall between"})
-    words = rs.words.flags
-    out += [{"name": f, "type": "flag", "label": words.get(f) or f.replace("_", " "),
-             "hint": rs.words.hints.get(f, "")} for f in (spec.flags if spec else ())]
+    words, unwords = rs.words.flags, rs.words.unflags
+    for f in spec.flags if spec else ():
+        label = words.get(f) or f.replace("_", " ")
+        if f in unwords:          # its false says something too: a choice of the two
+            out.append({"name": f, "type": "choice", "choices": [True, False],
+                        "words": [label, unwords[f]], "label": f.replace("_", " ")})
+        else:
+            out.append({"name": f, "type": "flag", "label": label,
+                        "hint": rs.words.hints.get(f, "")})
     out += [{"name": f, "type": "text", "label": f.replace("_", " "),
              "suggest": list(rs.words.suggest.get(f, ()))}
             for f in (spec.text_fields if spec else ())]

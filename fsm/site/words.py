@@ -162,8 +162,10 @@ class Namer:
             n = data.get(key)
             if isinstance(n, int) and not isinstance(n, bool) and (n > 1 or key == "cost"):
                 out.append(f"{n} {one if n == 1 else many}")
-        for flag in sorted(f for f in self.rs.flag_fields if data.get(f) is True):
-            out.append(self.w.flags.get(flag) or flag.replace("_", " "))
+        for flag in sorted(f for f in self.rs.flag_fields if isinstance(data.get(f), bool)):
+            words = self.w.flags if data[flag] else self.w.unflags
+            if data[flag] or flag in words:
+                out.append(words.get(flag) or flag.replace("_", " "))
         for key, text in sorted((k, v) for k, v in data.items()
                                 if isinstance(v, str) and k in _text_fields(self.rs)):
             out.append(f"{key.replace('_', ' ')} {short(text, 24)}")

@@ -31,21 +31,29 @@ NO_FRAME = STACK_MOVES | {"end-turn"}
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "forced", "attack", "targets")
 # FORMAT.md: 5e's `spell` and `slot` only on action, bonus, ready and reaction; `before`
-# only on reaction; `readies` only on ready.
+# only on reaction; `readies` only on ready; `concentration` and the conditions
+# (`incapacitated`, `unseen`, `blinded`: T-5E-CONDITIONS) only on event.
 TAKES = {
     "additional": {"action", "dash", "disengage", "ready"},   # T-5E-TURN, *Features*
     "before": {"reaction"},
+    "blinded": {"event"},
     "bonus": {"dash", "disengage"},
     "concentration": {"event"},
+    "incapacitated": {"event"},
     "slot": {"action", "bonus", "ready", "reaction"},
     "spell": {"action", "bonus", "ready", "reaction"},
+    "unseen": {"event"},
 }
+# T-ERRORS: the true/false fields, checked in this order.
+BOOL_FIELDS = ("additional", "before", "blinded", "bonus", "concentration", "incapacitated",
+               "slot", "spell", "unseen")
+# T-5E-CONDITIONS: the conditions a combatant object gives, which an event may change.
+CONDITIONS = ("incapacitated", "unseen", "blinded")
 
-STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "bonus", "comment", "do",
-               "expect", "forced",
-               "id", "name", "on", "parts", "path", "provokes", "readies", "ruling", "shift",
-               "concentration",
-               "slot", "spell", "squares", "targets", "to", "triggers"}
+STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", "bonus",
+               "comment", "do", "expect", "forced", "id", "incapacitated", "name", "on",
+               "parts", "path", "provokes", "readies", "ruling", "shift", "concentration",
+               "slot", "spell", "squares", "targets", "to", "triggers", "unseen"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
@@ -225,7 +233,8 @@ TABLE = {
         ((TS, TA, TE), None, [SOMETHING]),
     ],
     "event": [
-        ((TS, TA, WI, WR, TE), ["5E-TRIGGER"], []),
+        ((TS, TA, WI, WR, TE), ["5E-TRIGGER", "5E-READY-SPELL",
+                                "5E-INCAPACITATED-CONCENTRATION"], []),
     ],
 }
 
@@ -295,6 +304,10 @@ class State:
         self.disrupted = []
         self.counterspells = set()  # ids of the frames a reaction spell was cast against
         self.readied_spell = {}     # combatant -> what it readied is a spell (T-5E-READY)
+        # T-5E-CONDITIONS: the current conditions, from the combatant objects,
+        # changed by events; every check reads these.
+        self.conditions = {cid: {k: c.get(k) is True for k in CONDITIONS}
+                           for cid, c in self.cs.items()}
         self._push_moment("turn-start")
 
     def speed(self, cid):
@@ -302,6 +315,10 @@ class State:
 
     def flag(self, cid, key):
         return self.cs[cid].get(key) is True
+
+    def has(self, cid, cond):
+        """T-5E-CONDITIONS: the condition as it is now (events change it)."""
+        return self.conditions[cid][cond]
 
     # -- helpers
     def _push_moment(self, which):
@@ -472,7 +489,7 @@ def declared_provokes(st, actor, step):
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
 # (_read_path gives its own order), `ruling`, `name`, the true/false fields
-# (`before`, `slot`, `spell`), the free-text fields (`readies`); a `to`
+# (BOOL_FIELDS), the free-text fields (`readies`); a `to`
 # naming no frame comes last (find_trigger).
 
 
@@ -652,8 +669,7 @@ def _read_texts(step, kind):
         err("bad-value", "bad ruling")
     if "name" in step and not isinstance(step["name"], str):
         err("bad-value", "name must be a string")
-    for k in ("additional", "before", "bonus", "concentration", "slot",
-              "spell"):   # T-ERRORS: in this order
+    for k in BOOL_FIELDS:   # T-ERRORS: in this order
         if k in step:
             if kind not in TAKES[k]:
                 err("field-of-another-kind", "%r does not belong on %s" % (k, kind))
@@ -773,7 +789,7 @@ def _passes_only_open_spaces(st, cx):
     for q in cx.step["path"]:
         for c, where in st.positions.items():
             if c != cx.actor and where == tuple(q) and st.cs[c]["side"] != side \
-                    and not st.flag(c, "incapacitated"):
+                    and not st.has(c, "incapacitated"):
                 return False
     return True
 
@@ -836,9 +852,9 @@ def _leaves_reach(st, cx):
 
 def _sees_the_mover(st, cx):
     f = cx.trigger
-    if f.owner is not None and st.flag(f.owner, "unseen"):
+    if f.owner is not None and st.has(f.owner, "unseen"):
         return False
-    return not st.flag(cx.actor, "blinded")
+    return not st.has(cx.actor, "blinded")
 
 
 def _provokes_as_placed(st, cx):
@@ -855,7 +871,7 @@ def _not_disengaged(st, cx):
 CHECKS = {
     "own_turn": lambda st, cx: cx.actor == st.active,
     "no_action_pending": lambda st, cx: not any(not g.finished for g in st.stack),
-    "able_to_act": lambda st, cx: not st.flag(cx.actor, "incapacitated"),
+    "able_to_act": lambda st, cx: not st.has(cx.actor, "incapacitated"),
     # T-5E-TURN, *Features*: a feature may pay for the action
     "action_left": lambda st, cx: paid_by(cx.step) != set() or st.budgets[cx.actor]["action"] > 0,
     "bonus_granted": lambda st, cx: not as_bonus(cx) or st.flag(cx.actor, "bonus"),
@@ -1041,10 +1057,8 @@ def apply_effect(st, kind, actor, fid, step, cx):
         f = new_frame(st, kind, actor, fid, step)   # an event's actor owns it (T-EVENT)
         if actor is not None and kind != "event":
             spend(st, f, cx)
-        if kind == "event" and actor is not None and step.get("concentration") is True \
-                and st.readied_spell.get(actor):
-            st.budgets[actor]["readied"] = None        # T-5E-READY: the spell dissipates
-            st.readied_spell[actor] = False
+        if kind == "event" and actor is not None:
+            event_on_actor(st, actor, step)
         if kind in ANSWERS:
             t = cx.trigger
             f.trigger = t.id
@@ -1063,6 +1077,20 @@ def apply_effect(st, kind, actor, fid, step, cx):
         f.win = False                  # T-PARTS: outside 4e, continue closes that window
     elif kind == "counter":
         counter(st, cx.top)
+
+
+def event_on_actor(st, actor, step):
+    """T-5E-CONDITIONS: the event changes its actor's conditions when declared
+    (a field not given leaves it as it was); T-5E-READY: Concentration breaks
+    with `concentration: true` or on becoming Incapacitated, and a spell it
+    readied dissipates (what it readied that is no spell stays)."""
+    for k in CONDITIONS:
+        if k in step:
+            st.conditions[actor][k] = step[k]
+    if step.get("concentration") is True or step.get("incapacitated") is True:
+        if st.readied_spell.get(actor):
+            st.budgets[actor]["readied"] = None
+            st.readied_spell[actor] = False
 
 
 def resolve_part(st, f):

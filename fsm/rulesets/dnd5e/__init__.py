@@ -4,7 +4,8 @@ turn; one Reaction between the starts of your turns (Opportunity Attacks,
 readied responses, reaction spells); one spell slot per turn.
 
 ``limits`` holds the creature's budgets and the guards and effects only
-this ruleset has; ``scene`` who provokes an Opportunity Attack; ``table``
+this ruleset has; ``conditions`` what an event changes in its actor's
+conditions; ``scene`` who provokes an Opportunity Attack; ``table``
 the rows that use them (spec/rules.yaml names the rules); ``tools`` what the
 tools need of it. This module puts them together as one
 :class:`~fsm.rulesets.Ruleset`.
@@ -16,8 +17,9 @@ below; the README and every page of the web site carry it.
 from __future__ import annotations
 
 from .. import Option, Ruleset, StepSpec, register, shared
-from .limits import (ADDITIONAL, ANSWERS, BEFORE, BONUS, CONCENTRATION, SLOT, SPELL,
-                     STACK_MOVES, TURN_ACTIONS, Fighter5e)
+from .conditions import CONCENTRATION, CONDITIONS
+from .limits import (ADDITIONAL, ANSWERS, BEFORE, BONUS, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
+                     Fighter5e)
 from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
@@ -46,7 +48,7 @@ RULESET = register(Ruleset(
                 StepSpec("ready", text_fields=("readies",), flags=(*_CAST, ADDITIONAL)),
                 StepSpec("move", moving=True),
                 StepSpec("reaction", flags=(*_CAST, BEFORE)),
-                StepSpec("event", flags=(CONCENTRATION,))),
+                StepSpec("event", flags=(CONCENTRATION, *CONDITIONS))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("srd-5e",), attribution=ATTRIBUTION,
     scene=shared.SCENE,

@@ -23,7 +23,6 @@ FEET_PER_SQUARE = 5
 SPELL, SLOT, BEFORE = "spell", "slot", "before"
 # a step's: a feature pays for the action (features.py, ASM-5E-FEATURES)
 BONUS, ADDITIONAL = "bonus", "additional"
-CONCENTRATION = "concentration"     # an event's: its actor's Concentration breaks
 # the texts' two Reactions that come before their trigger, cited where they fit
 SHIELD, COUNTERSPELL = "5E-SHIELD", "5E-COUNTERSPELL"
 
@@ -357,16 +356,6 @@ def note_readied(enc, st):
 def use_readied(enc, st):
     f = enc.fighters[st.actor]
     f.readied, f.readied_spell = None, False
-
-
-def break_concentration(enc, st):
-    """An event with ``concentration``: its actor's Concentration breaks, and a
-    spell it readied dissipates without taking effect."""
-    f = enc.fighters.get(st.actor) if CONCENTRATION in st.flags else None
-    if f is not None and f.readied_spell:
-        st.outcomes.notes.append(f"{f.id}'s Concentration breaks: the spell it readied "
-                                 f"({f.readied}) dissipates without taking effect")
-        f.readied, f.readied_spell = None, False
 
 
 def counter(enc, st):

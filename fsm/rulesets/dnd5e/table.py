@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...engine.rows import ACTING, AFTER, BEFORE, ENDING, STARTING, TRIGGERED
 from .. import common as c
 from .. import shared
+from . import conditions as cd
 from . import features as ft
 from . import limits as fx
 from . import movement as mv
@@ -101,11 +102,13 @@ _ENTRIES = [
     row("end-turn", _BETWEEN_SQUARES, ENDING, mv.stop_own_move, c.close_turn,
         rules="5E-INITIATIVE", own_turn="5E-OWN-TURN",
         only_own_move_paused=("5E-ONE-AT-A-TIME", "5E-MOVE-BREAK-UP")),
-    # an event may break its actor's Concentration (a readied spell dissipates)
+    # an event may change its actor's conditions and break its Concentration (a
+    # readied spell dissipates)
     *shared.stack_rows("5E-STACK", "5E-TURN-MOMENTS", "5E-TRIGGER",
                        next_part_effects=(c.close_part_window,),
                        resolve_rules=("5E-CONTINUE-TURN",),
-                       event=(fx.break_concentration,), event_rules=("5E-READY-SPELL",)),
+                       event=(cd.set_conditions, cd.break_concentration),
+                       event_rules=("5E-READY-SPELL", "5E-INCAPACITATED-CONCENTRATION")),
     shared.next_turn_row(fx.refresh, "5E-TURN-MOMENTS",
                          ("5E-INITIATIVE", "5E-REACTION-ONE", "5E-READY-LAPSE", "5E-MOVE-SPEED")),
 ]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..words import COUNT, FEET, WHAT, Words
-from .limits import ADDITIONAL, BEFORE, BONUS, CONCENTRATION, SLOT, SPELL
+from .conditions import CONCENTRATION
+from .limits import ADDITIONAL, BEFORE, BONUS, SLOT, SPELL
 
 WORDS = Words(
     kinds={"action": "action", "dash": "Dash action", "disengage": "Disengage action",
@@ -19,7 +20,11 @@ WORDS = Words(
     flags={SPELL: "a spell", SLOT: "with a spell slot",
            BEFORE: "before its trigger", CONCENTRATION: "breaking Concentration",
            BONUS: "as the Bonus Action (Cunning Action)",
-           ADDITIONAL: "as the additional action (Action Surge, Haste)"},
+           ADDITIONAL: "as the additional action (Action Surge, Haste)",
+           "incapacitated": "becoming Incapacitated", "unseen": "becoming unseen",
+           "blinded": "becoming Blinded"},
+    unflags={"incapacitated": "no longer Incapacitated", "unseen": "seen again",
+             "blinded": "seeing again"},
     hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
            BONUS: "a feature lets this action be taken as the Bonus Action; the action is kept",
            ADDITIONAL: "a feature gives one more action this turn; never the Magic action",
