@@ -12,7 +12,8 @@ of a moment at the table:
 * the active combatant's turn: its actions (after its own action takes
   effect, when that is what stands in the way), the end of its turn, and
   skipping to someone's next turn;
-* what anyone may do now (an event, another combatant's free action);
+* what anyone may do now (an event, another combatant's free action), and
+  a condition that starts or ends (5e: Incapacitated, unseen, Blinded);
 * the rest, refused, folded away with its reason.
 
 Each choice holds the steps one click adds (and any change to an earlier
@@ -107,6 +108,10 @@ class Menu:
         out += moments                    # answers to a turn's start or end, seldom asked
         if anyone:
             out.append({"id": "anyone", "title": "Anyone, now", "choices": anyone})
+        conditions = self._conditions()
+        if conditions:
+            out.append({"id": "conditions", "title": "A condition starts or ends, at once",
+                        "choices": conditions})
         if top is None:         # asked all the same: nothing waits to take effect
             rest.append(self.choice([{"do": RESOLVE}], "Something takes effect"))
         out.append({"id": "rest", "title": "Not now", "folded": True,
@@ -339,6 +344,20 @@ class Menu:
         anyone.append(self.choice([{"do": EVENT}], "Something happens (a trap, a fall, "
                                   "a spell's effect)", fields=self.fields(EVENT)))
         return turn, anyone, others
+
+    def _conditions(self) -> list:
+        """For each combatant, each condition the ruleset's events may change
+        (5e: Incapacitated, unseen, Blinded) turned the other way in one
+        click: the event, taking effect at once."""
+        out = []
+        for cid in self.order:
+            for name in self.rs.words.unflags:
+                step = {"actor": cid, "do": EVENT,
+                        name: not getattr(self.enc.fighters[cid], name)}
+                out.append(self.choice([step, {"do": RESOLVE}],
+                                       capital(", ".join(self.namer.details(step))),
+                                       who=self.namer.who(cid)))
+        return out
 
     def _turn_choices(self, kind, cid, active, spec) -> list:
         """(choice, step) of a turn's step: one per cost when it has a cost
