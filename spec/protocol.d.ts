@@ -67,6 +67,7 @@ export interface Vector {
     incapacitated?: boolean;
     unseen?: boolean;
     blinded?: boolean;
+    size?: "tiny" | "small" | "medium" | "large" | "huge" | "gargantuan";
     /** Schema: minimum 0, maximum 100. */
     actions?: number;
     /** Schema: minimum 0, maximum 100. */
@@ -91,7 +92,7 @@ export interface Rulesets {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
     fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "targets" | "to" | "triggers" | "unseen";
     options: "slot_reactions";
-    combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded";
+    combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "size";
   };
   pf2e: {
     kinds: "action" | "activity" | "free" | "reaction" | "free-response" | "disrupt" | "end-turn" | "resolve" | "continue" | "event";

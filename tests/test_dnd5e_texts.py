@@ -6,6 +6,7 @@ action, and the spaces a move may pass through. Each test names its rules."""
 import pytest
 
 from conftest import do
+from fsm import StepError
 from test_dnd5e import party, scene, verdict
 
 rule = pytest.mark.rule
@@ -112,3 +113,24 @@ def test_a_path_passes_allies_and_the_incapacitated_not_able_enemies():
     assert verdict(do(enc, "move", "fighter", path=[[1, 1], [0, 1]])) == "allowed"
     enc = scene(fighter=[0, 0], orc=[1, 0])
     assert verdict(do(enc, "action", "fighter", path=[[1, 0], [2, 0]])) == "enemy-space"
+
+
+@rule("5E-SPACES")
+@pytest.mark.parametrize("mine,theirs,passes", [
+    ("medium", "tiny", True), ("medium", "small", False), ("medium", "large", False),
+    ("medium", "huge", True), ("medium", "gargantuan", True), ("large", "small", True),
+    ("tiny", "small", False), ("small", "tiny", True), ("tiny", "medium", True),
+    ("huge", "large", False), ("gargantuan", "medium", True), ("small", "small", False)])
+def test_a_path_passes_a_tiny_creature_and_one_two_sizes_apart(mine, theirs, passes):
+    enc = scene(fighter=([0, 0], {"size": mine}), orc=([1, 0], {"size": theirs}))
+    assert verdict(do(enc, "move", "fighter", path=[[1, 0], [2, 0]])) == \
+        ("allowed" if passes else "enemy-space")
+
+
+def test_a_size_is_one_of_six_words():
+    with pytest.raises(StepError) as info:
+        scene(fighter=([0, 0], {"size": "larg"}), orc=[1, 0])
+    assert "one of tiny, small, medium, large, huge, gargantuan" in str(info.value)
+    assert "did you mean 'large'" in str(info.value)
+    with pytest.raises(StepError):
+        scene(fighter=([0, 0], {"size": 3}), orc=[1, 0])

@@ -30,6 +30,7 @@ from hypothesis.statistics import collector, describe_statistics
 
 from fsm import Encounter, StepError
 from fsm.conformance.mutation import with_guard_forced
+from fsm.engine.frames import field_kind
 from fsm.rulesets import RULESETS
 
 from laws import LAWS, STOPS_A_MOVE, Allowed, Record, paused_own_move
@@ -105,6 +106,9 @@ def timeline(rs, name=None, focus=None):
                     if bounds is bool:
                         if pick.random() < 1 / 3:
                             c[field] = True
+                    elif field_kind(bounds) == "choice":
+                        if pick.random() < 0.5:
+                            c[field] = pick.choice(bounds)
                     elif pick.random() < 0.5:
                         low, high = bounds
                         c[field] = pick.choice(sorted({min(max(v, low), high)

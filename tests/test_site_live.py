@@ -481,9 +481,9 @@ def test_the_live_page_as_it_reads_names_nothing_internal(served, browser):
 
 
 def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, capsys, tmp_path):
-    """Combatants placed by clicking squares, a move whose path is clicked:
-    the scenario holds them, its verdicts are fsm check's, and the grid
-    offers the opportunity attack the move provokes."""
+    """Combatants placed by clicking squares, a size chosen, a move whose
+    path is clicked: the scenario holds them, its verdicts are fsm check's,
+    and the grid offers the opportunity attack the move provokes."""
     _ready(browser, served)
     _css(browser, '#b-rulesets button[data-ruleset="dnd5e"]').click()
     _css(browser, "#b-who").send_keys("orc vs ayla")
@@ -491,12 +491,18 @@ def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, caps
     assert "Click a square for Orc" in _css(browser, "#b-place-prompt").text   # asked at once
     for x, y in ((0, 0), (1, 0)):
         _css(browser, f'#b-place button[data-x="{x}"][data-y="{y}"]').click()
+    size = _css(browser, '#b-combatants li[data-combatant="orc"] select[data-field="size"]')
+    assert [o.get_attribute("value") for o in size.find_elements("css selector", "option")] \
+        == ["", "tiny", "small", "medium", "large", "huge", "gargantuan"]
+    browser.execute_script("arguments[0].value = 'huge'; "
+                           "arguments[0].dispatchEvent(new Event('change'))", size)
     _css(browser, 'button.choice[data-kind="end-turn"]').click()
     _css(browser, 'button.more[data-details$="ayla:move:"]').click()
     _css(browser, '.path-grid button[data-x="3"][data-y="0"]').click()
     _css(browser, "#b-add").click()
     doc = json.loads(browser.execute_script("return document.getElementById('source').value"))
     assert [c["at"] for c in doc["combatants"]] == [[0, 0], [1, 0]]
+    assert doc["combatants"][0]["size"] == "huge"          # a choice of words
     assert doc["steps"][-1] == {"actor": "ayla", "do": "move", "path": [[2, 0], [3, 0]]}
     path = tmp_path / "built.json"
     path.write_text(json.dumps(doc), encoding="utf-8")

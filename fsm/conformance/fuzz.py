@@ -39,6 +39,7 @@ from .dressing import BREAKS, dress, forced
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
+from ..engine.frames import field_kind
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
 from ..explore import Alphabet, Config, combatants_for
 from ..io.scenario import FORMAT
@@ -100,7 +101,8 @@ def _conditions(rs, combatants: list, choice: int) -> list:
     if not fields or pick.randrange(3):
         return combatants
     name, kind = pick.choice(fields)
-    value = True if kind is bool else pick.randint(kind[0], min(kind[1], 60))
+    value = True if kind is bool else pick.choice(kind) if field_kind(kind) == "choice" \
+        else pick.randint(kind[0], min(kind[1], 60))
     who = pick.randrange(len(combatants))
     return [dict(c, **{name: value}) if i == who else c for i, c in enumerate(combatants)]
 

@@ -143,6 +143,15 @@ class Journal:
         self.changed: set | None = None
 
 
+def field_kind(bounds) -> str:
+    """What a combatant field of ``Fighter.FIELDS`` holds: ``"flag"`` (true or
+    false), ``"count"`` (an integer between two bounds) or ``"choice"`` (one
+    of its words)."""
+    if bounds is bool:
+        return "flag"
+    return "choice" if isinstance(bounds[0], str) else "count"
+
+
 class Fighter:
     """A combatant: its id and side, how many of its turns have started, and
     the budgets its ruleset keeps (a subclass of each ruleset adds slots).
@@ -151,7 +160,8 @@ class Fighter:
     __slots__ = ("id", "side", "turns_started", "at", "reach", "_journal")
 
     # combatant fields a scenario may set: (lowest, highest) for an integer,
-    # ``bool`` for true or false
+    # ``bool`` for true or false, a tuple of strings for one of those words
+    # (field_kind tells them apart)
     FIELDS: dict = {}
 
     def __setattr__(self, name, value):

@@ -8,6 +8,7 @@ from ..errors import StepError
 
 ANYONE = "*"      # the key of the stack moves in possible(): no combatant's id
 from . import scene
+from .frames import field_kind
 from .steps import suggest
 
 # The fields every combatant may have, as JSON Schema, in the order the schema
@@ -75,9 +76,16 @@ def fighters(ruleset, combatants) -> dict:
         if cid in out:
             raise StepError(f"combatant {cid} is listed twice", "combatants")
         for k, v in extra.items():
-            if cls.FIELDS[k] is bool:
+            kind = field_kind(cls.FIELDS[k])
+            if kind == "flag":
                 if not isinstance(v, bool):
                     raise StepError(f"combatant {cid}: {k} must be true or false",
+                                    "combatants")
+                continue
+            if kind == "choice":
+                if v not in cls.FIELDS[k] or not isinstance(v, str):
+                    raise StepError(f"combatant {cid}: {k} must be one of "
+                                    f"{', '.join(cls.FIELDS[k])}{suggest(v, cls.FIELDS[k])}",
                                     "combatants")
                 continue
             low, high = cls.FIELDS[k]

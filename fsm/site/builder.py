@@ -25,6 +25,7 @@ import json
 
 import re
 
+from ..engine.frames import field_kind
 from ..engine.setup import combatant_fields
 from ..errors import FsmError
 from ..io.scenario import FORMAT, parse_text
@@ -89,11 +90,7 @@ def menu(text: str) -> dict:
                             "choices": list(o.choices) if o.choices else None,
                             "set": o.name in given, "value": given.get(o.name, o.default)}
                            for o in rs.options],
-               "fighter_fields": [{"name": k, "type": "flag" if v is bool else "count",
-                                   "label": rs.words.fields.get(k) or k.replace("_", " "),
-                                   "low": None if v is bool else v[0],
-                                   "high": None if v is bool else v[1]}
-                                  for k, v in rs.fighter.FIELDS.items()],
+               "fighter_fields": [_fighter_field(rs, k, v) for k, v in rs.fighter.FIELDS.items()],
                "sides": sorted({*SIDES, *(c.get("side") for c in combatants
                                           if isinstance(c.get("side"), str))}),
                "combatants": [{**c, "who": namer.who(c.get("id"))} for c in combatants],
@@ -255,6 +252,19 @@ def _place(doc, change):
     for c in combatants:
         if c.get("id") == change.get("id"):
             c["at"] = change.get("at")
+
+
+def _fighter_field(rs, name, bounds) -> dict:
+    """A combatant's own field as the builder offers it: a box, a count or
+    a choice of words."""
+    kind = field_kind(bounds)
+    out = {"name": name, "type": kind, "label": rs.words.fields.get(name) or
+           name.replace("_", " ")}
+    if kind == "count":
+        out["low"], out["high"] = bounds
+    elif kind == "choice":
+        out["choices"] = list(bounds)
+    return out
 
 
 def _field(doc, change):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from ..engine.facts import FACTS, STRINGS
+from ..engine.frames import field_kind
 from ..engine.scene import COORDINATE
 from ..engine.setup import COMBATANT_SCHEMAS, combatant_fields
 from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
@@ -45,9 +46,14 @@ def option_schema(opt) -> dict:
 
 
 def _fighter_fields(rs) -> dict:
-    return {name: {"type": "boolean"} if bounds is bool
-            else {"type": "integer", "minimum": bounds[0], "maximum": bounds[1]}
-            for name, bounds in rs.fighter.FIELDS.items()}
+    def one(bounds):
+        kind = field_kind(bounds)
+        if kind == "flag":
+            return {"type": "boolean"}
+        if kind == "choice":
+            return {"enum": list(bounds)}
+        return {"type": "integer", "minimum": bounds[0], "maximum": bounds[1]}
+    return {name: one(bounds) for name, bounds in rs.fighter.FIELDS.items()}
 
 
 def _step_fields(rulesets) -> dict:

@@ -49,6 +49,8 @@ BOOL_FIELDS = ("additional", "before", "blinded", "bonus", "concentration", "inc
                "slot", "spell", "unseen")
 # T-5E-CONDITIONS: the conditions a combatant object gives, which an event may change.
 CONDITIONS = ("incapacitated", "unseen", "blinded")
+# FORMAT.md, `combatants`; T-5E-SPACES, ASM-5E-SIZES: the sizes, in order.
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", "bonus",
                "comment", "do", "expect", "forced", "id", "incapacitated", "name", "on",
@@ -312,6 +314,10 @@ class State:
 
     def speed(self, cid):
         return self.cs[cid].get("speed", 30)
+
+    def size(self, cid):
+        """T-5E-SPACES: a combatant without `size` is medium."""
+        return self.cs[cid].get("size", "medium")
 
     def flag(self, cid, key):
         return self.cs[cid].get(key) is True
@@ -780,16 +786,28 @@ def _only_own_pauses(st, cx, kinds):
     return True
 
 
-def _passes_only_open_spaces(st, cx):
-    """T-5E-SPACES: an own path enters no square of a creature that is neither
-    an ally nor Incapacitated (where everyone stands when it is declared)."""
-    if st.positions is None or "path" not in cx.step or cx.actor is None:
+def may_pass(st, mover, c):
+    """T-5E-SPACES, ASM-5E-SIZES: the mover passes the space of an ally (same
+    side), of a creature Incapacitated as it stands now, of a Tiny creature,
+    and of one whose size is two or more steps from the mover's own."""
+    if st.cs[c]["side"] == st.cs[mover]["side"] or st.has(c, "incapacitated"):
         return True
-    side = st.cs[cx.actor]["side"]
+    if st.size(c) == "tiny":
+        return True
+    return abs(SIZES.index(st.size(c)) - SIZES.index(st.size(mover))) >= 2
+
+
+def _passes_only_open_spaces(st, cx):
+    """T-5E-SPACES: an own path enters no square of a creature it may not pass
+    (where everyone stands when it is declared); a `forced` path is not the
+    creature's own move and is not checked (no step that takes this check
+    takes `forced`: it belongs to an event)."""
+    if st.positions is None or "path" not in cx.step or cx.actor is None \
+            or cx.step.get("forced") is not None:
+        return True
     for q in cx.step["path"]:
         for c, where in st.positions.items():
-            if c != cx.actor and where == tuple(q) and st.cs[c]["side"] != side \
-                    and not st.has(c, "incapacitated"):
+            if c != cx.actor and where == tuple(q) and not may_pass(st, cx.actor, c):
                 return False
     return True
 
@@ -1177,6 +1195,8 @@ def combatants_error(cs):
         return "speed is a number of feet"
     if any(k in c and not isinstance(c[k], bool) for c in cs for k in FLAGS):
         return "bonus, incapacitated, unseen and blinded are true or false"
+    if any("size" in c and c["size"] not in SIZES for c in cs):
+        return "size is tiny, small, medium, large, huge or gargantuan"
     return None
 
 

@@ -20,6 +20,7 @@ ACTIONS = frozenset({"action", "dash", "disengage", "ready"})    # each costs th
 ANSWERS = ("reaction", "opportunity", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "counter"})
 FEET_PER_SQUARE = 5
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")    # in order
 SPELL, SLOT, BEFORE = "spell", "slot", "before"
 # a step's: a feature pays for the action (features.py, ASM-5E-FEATURES)
 BONUS, ADDITIONAL = "bonus", "additional"
@@ -30,20 +31,22 @@ SHIELD, COUNTERSPELL = "5E-SHIELD", "5E-COUNTERSPELL"
 class Fighter5e(Fighter):
     """What a creature has left of its turn and its Reaction, and what it has readied."""
 
-    __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "action_used",
+    __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "size", "action_used",
                  "bonus_used", "additional_used", "movement", "interaction_used", "disengaged",
                  "reaction_used", "slot_turn", "readied", "readied_spell")
     FIELDS = {"speed": (0, 1000), "bonus": bool, "incapacitated": bool, "unseen": bool,
-              "blinded": bool}
+              "blinded": bool, "size": SIZES}
 
     def __init__(self, id, side, *, speed: int = 30, bonus: bool = False,
-                 incapacitated: bool = False, unseen: bool = False, blinded: bool = False):
+                 incapacitated: bool = False, unseen: bool = False, blinded: bool = False,
+                 size: str = "medium"):
         super().__init__(id, side)
         self.speed = speed
         self.bonus = bonus                 # a feature grants it a Bonus Action
         self.incapacitated = incapacitated
         self.unseen = unseen               # nobody can see it (invisible, hidden)
         self.blinded = blinded             # it can see nobody
+        self.size = size                   # one of SIZES (T-5E-SPACES)
         self.action_used = self.bonus_used = self.interaction_used = False
         self.additional_used = False       # a feature's additional action (Action Surge)
         self.disengaged = False            # its movement provokes nothing this turn

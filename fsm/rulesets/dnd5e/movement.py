@@ -16,7 +16,7 @@ from ...engine.frames import RESOLVED, TURN_KINDS
 from ...engine.guard import guard
 from ...engine.scene import show
 from .. import common as c
-from .limits import FEET_PER_SQUARE, feet
+from .limits import FEET_PER_SQUARE, SIZES, feet
 
 MOVE = "move"
 
@@ -119,16 +119,24 @@ def stop_own_move(enc, st):
 
 # -- the spaces a move passes through ------------------------------------------------
 
+def may_pass(mover, other) -> bool:
+    """Whether ``mover`` may move through ``other``'s space: an ally's, an
+    Incapacitated creature's, a Tiny one's, or one two or more sizes apart."""
+    apart = abs(SIZES.index(mover.size) - SIZES.index(other.size))
+    return other.side == mover.side or other.incapacitated or other.size == SIZES[0] \
+        or apart >= 2
+
+
 def _blocker(enc, st):
     """The first square of the step's own path where a creature stands that
-    the mover may not pass (not an ally, not Incapacitated), with it; or None."""
+    the mover may not pass (may_pass), with it; or None."""
     if not enc.scene or not st.path or st.actor is None or st.forced is not None:
         return None
     mover = enc.fighters[st.actor]
     standing = {f.at: f for f in enc.fighters.values() if f.id != st.actor}
     for sq in st.path:
         other = standing.get(tuple(sq))
-        if other is not None and other.side != mover.side and not other.incapacitated:
+        if other is not None and not may_pass(mover, other):
             return sq, other
     return None
 
@@ -136,16 +144,17 @@ def _blocker(enc, st):
 def _space_seen(enc, st):
     found = _blocker(enc, st)
     seen = {"actor": st.actor, "square": "", "other": "",
-            "ok": "its path passes through no enemy's space" if st.path else ""}
+            "ok": "its path passes through no space closed to it" if st.path else ""}
     if found is not None:
         seen["square"], seen["other"] = show(found[0]), found[1].id
     return seen
 
 
 @guard("enemy-space", "{actor}'s path passes through {square}, the space of {other}, "
-       "which is neither its ally nor Incapacitated", seen=_space_seen, ok="{ok}")
+       "which is neither its ally, nor Incapacitated, nor Tiny, nor two sizes apart from it",
+       seen=_space_seen, ok="{ok}")
 def passes_only_open_spaces(enc, st):
-    """A move passes through an ally's or an Incapacitated creature's space,
-    not an able enemy's (every creature taken as one size)."""
+    """A move passes through an ally's, an Incapacitated, a Tiny or a two
+    sizes apart creature's space, not another's."""
     return _blocker(enc, st) is None
 

@@ -32,7 +32,7 @@ WORDS = Words(
            "readied": "the readied response, with the Reaction, right after its trigger"},
     fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
             "incapacitated": "Incapacitated", "unseen": "unseen by the others",
-            "blinded": "Blinded"},
+            "blinded": "Blinded", "size": "size"},
     provokes="{mover} leaves {who}'s reach",
     only_moves_provoke=True,
     reasons={

@@ -126,6 +126,11 @@
           if (f.type === 'flag') {
             input = el('input', { id: id, type: 'checkbox', checked: c[f.name] === true, dataset: { field: f.name } });
             input.addEventListener('change', () => change({ op: 'field', id: c.id, name: f.name, value: input.checked ? true : null }));
+          } else if (f.type === 'choice') {        // one of its words (a size)
+            input = el('select', { id: id, dataset: { field: f.name } });
+            input.appendChild(el('option', { value: '' }, 'as usual'));
+            f.choices.forEach((w) => input.appendChild(el('option', { value: w, selected: c[f.name] === w }, w)));
+            input.addEventListener('change', () => change({ op: 'field', id: c.id, name: f.name, value: input.value === '' ? null : input.value }));
           } else if (f.high - f.low <= 100) {      // a small count: chosen, not typed
             input = el('select', { id: id, dataset: { field: f.name } });
             input.appendChild(el('option', { value: '' }, 'as usual'));
