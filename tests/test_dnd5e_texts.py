@@ -134,3 +134,46 @@ def test_a_size_is_one_of_six_words():
     assert "did you mean 'large'" in str(info.value)
     with pytest.raises(StepError):
         scene(fighter=([0, 0], {"size": 3}), orc=[1, 0])
+
+
+@rule("5E-SPACES", "5E-MOVE-SPEED")
+def test_another_creatures_space_is_difficult_terrain_unless_tiny_or_an_ally():
+    enc = scene(fighter=[0, 0], orc=([1, 0], {"incapacitated": True}),
+                ogre=([1, 1], {"size": "tiny"}), wizard=[1, -1])
+    enc.explaining = True
+    for path, spent in (([[1, 0], [2, 0]], 15), ([[1, 1], [2, 1]], 10),
+                        ([[1, -1], [2, -1]], 10)):
+        v = enc.try_step({"do": "move", "actor": "fighter", "path": path})
+        assert verdict(v) == "allowed", v
+        assert any(f"enough for {spent} ft" in line for line in v.because), v.because
+    do(enc, "move", "fighter", path=[[0, 1], [1, 0], [2, 0]], id="over")
+    assert enc.budgets()["fighter"]["movement"] == 10             # 5 + 10 + 5 spent
+    do(enc, "resolve")
+    do(enc, "action", "fighter")      # stops the move: the squares not walked, as counted
+    assert enc.budgets()["fighter"]["movement"] == 25
+    do(enc, "resolve")
+    assert verdict(do(enc, "move", "fighter", squares=6)) == "not-enough-movement"
+
+
+@rule("5E-READY", "5E-SPACES")
+def test_a_readied_move_through_difficult_terrain_goes_up_to_speed():
+    enc = scene(fighter=[0, 0], orc=([1, 0], {"incapacitated": True}), goblin=[9, 9])
+    do(enc, "ready", "fighter", readies="a move")
+    do(enc, "resolve")
+    do(enc, "end-turn")
+    do(enc, "end-turn")
+    do(enc, "move", "goblin", path=[[9, 8]], id="go")
+    do(enc, "resolve")
+    five = [[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]
+    assert verdict(enc.try_step({"do": "readied", "actor": "fighter", "to": "go",
+                                 "path": five})) == "allowed"          # 10 + 4 x 5 = 30 ft
+    assert verdict(enc.try_step({"do": "readied", "actor": "fighter", "to": "go",
+                                 "path": five + [[6, 0]]})) == "not-enough-movement"
+
+
+@rule("5E-SPACES", "5E-MOVE-SPEED")
+def test_an_able_enemys_space_is_difficult_terrain_too_and_the_budget_is_checked_first():
+    enc = scene(fighter=([0, 0], {"speed": 10}), orc=[1, 0])
+    assert verdict(do(enc, "move", "fighter", path=[[1, 0], [2, 0]])) == "not-enough-movement"
+    enc = scene(fighter=([0, 0], {"speed": 15}), orc=[1, 0])
+    assert verdict(do(enc, "move", "fighter", path=[[1, 0], [2, 0]])) == "enemy-space"

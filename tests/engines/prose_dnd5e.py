@@ -275,6 +275,7 @@ class Frame:
         self.path = None            # the squares entered, one per part
         self.forced = None
         self.attack = None          # melee, ranged, area or close
+        self.feet = None            # a move: the feet of each part, as declared
 
 
 class State:
@@ -812,12 +813,37 @@ def _passes_only_open_spaces(st, cx):
     return True
 
 
-def move_feet(step):
+def difficult_for(st, mover, c):
+    """T-5E-SPACES, ASM-5E-SQUARES: another creature's space is Difficult
+    Terrain for the mover unless that creature is Tiny or its ally (same
+    side); an Incapacitated creature's, or one two sizes apart, is passable
+    yet still Difficult Terrain."""
+    return c != mover and st.cs[c]["side"] != st.cs[mover]["side"] \
+        and st.size(c) != "tiny"
+
+
+def square_feet(st, actor, step):
+    """T-5E-TURN, T-5E-SPACES: the feet each part of a move covers, counted
+    when the step is declared (where everyone stands then): 5 per part, 10
+    for a square of its (own) path where a creature stands for which that
+    space is Difficult Terrain."""
+    if "path" not in step:
+        return [5] * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
+    feet = []
+    for q in step["path"]:
+        hard = st.positions is not None and actor is not None \
+            and step.get("forced") is None and any(
+                where == tuple(q) and difficult_for(st, actor, c)
+                for c, where in st.positions.items())
+        feet.append(10 if hard else 5)
+    return feet
+
+
+def move_feet(st, actor, step):
     """T-5E-TURN: `move` covers 5 feet per part (a square of its path, one of
-    its `squares`, or one part of `parts`/`attacks`; one without any)."""
-    if "path" in step:
-        return 5 * len(step["path"])
-    return 5 * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
+    its `squares`, or one part of `parts`/`attacks`; one without any), 10 for
+    a square of Difficult Terrain (T-5E-SPACES)."""
+    return sum(square_feet(st, actor, step))
 
 
 def step_parts(step):
@@ -845,7 +871,7 @@ def _readied_one_attack(st, cx):
 
 def _readied_move_within_speed(st, cx):
     """T-5E-READY: a readied move up to the creature's Speed, not farther."""
-    return not _a_move(cx.step) or move_feet(cx.step) <= st.speed(cx.actor)
+    return not _a_move(cx.step) or move_feet(st, cx.actor, cx.step) <= st.speed(cx.actor)
 
 
 def _during_own_move_or_action(st, cx):
@@ -903,7 +929,8 @@ CHECKS = {
     "only_own_move_paused": lambda st, cx: _only_own_pauses(st, cx, ("move",)),
     "only_own_pauses_open": lambda st, cx: _only_own_pauses(st, cx, ("move", "action")),
     "passes_only_open_spaces": _passes_only_open_spaces,
-    "movement_left": lambda st, cx: (move_feet(cx.step) <= st.budgets[cx.actor]["movement"]
+    "movement_left": lambda st, cx: (move_feet(st, cx.actor, cx.step)
+                                     <= st.budgets[cx.actor]["movement"]
                                      + feet_given_back(st, cx.actor)),
     "during_own_move_or_action": _during_own_move_or_action,
     "interaction_left": lambda st, cx: st.budgets[cx.actor]["interaction"] > 0,
@@ -1003,6 +1030,9 @@ def new_frame(st, kind, actor, fid, step):
     f.slot = step.get("slot") is True
     if kind == "ready":
         f.readies = step.get("readies", READY_DEFAULT)
+    # T-5E-SPACES: the feet of each square, as counted when declared (a stopped
+    # move gives back those of the squares it did not walk)
+    f.feet = square_feet(st, actor, step) if kind == "move" else None
     return f
 
 
@@ -1027,7 +1057,7 @@ def spend(st, f, cx):
         b["readied"] = f.readies                   # T-5E-READY: with the step
         st.readied_spell[actor] = f.spell or f.slot
     if kind == "move":
-        b["movement"] -= move_feet(step)           # spent when declared
+        b["movement"] -= sum(f.feet)               # spent when declared
     if kind == "interact":
         b["interaction"] = 0
     if kind in ANSWERS:
@@ -1050,7 +1080,7 @@ def _paused_own_move(st, actor):
 def feet_given_back(st, actor):
     """T-5E-TURN: the feet of the squares a move the step stops did not walk."""
     top = _paused_own_move(st, actor)
-    return 0 if top is None else 5 * (top.parts - top.cur - 1)
+    return 0 if top is None else sum(top.feet[top.cur + 1:])
 
 
 def stop_own_move(st, actor):
@@ -1061,8 +1091,9 @@ def stop_own_move(st, actor):
     if top is None:
         return
     walked = top.cur + 1
-    st.budgets[actor]["movement"] += 5 * (top.parts - walked)
+    st.budgets[actor]["movement"] += sum(top.feet[walked:])
     top.parts = walked
+    top.feet = top.feet[:walked]
     top.finished = True
     st.resolved.append(top.id)
     st.pop()

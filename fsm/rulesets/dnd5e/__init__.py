@@ -5,7 +5,9 @@ readied responses, reaction spells); one spell slot per turn.
 
 ``limits`` holds the creature's budgets and the guards and effects only
 this ruleset has; ``conditions`` what an event changes in its actor's
-conditions; ``scene`` who provokes an Opportunity Attack; ``table``
+conditions; ``squares`` the feet a square covers and creatures' sizes;
+``movement`` moves and the spaces they pass; ``scene`` who provokes an
+Opportunity Attack; ``table``
 the rows that use them (spec/rules.yaml names the rules); ``tools`` what the
 tools need of it. This module puts them together as one
 :class:`~fsm.rulesets.Ruleset`.

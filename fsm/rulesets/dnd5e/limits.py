@@ -13,14 +13,13 @@ from __future__ import annotations
 from ...engine.frames import DISRUPTED, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard
 from .. import common as c
+from .squares import FEET_PER_SQUARE, SIZES, SQUARE_FEET, feet, square_feet
 
 TURN_ACTIONS = frozenset({"action", "dash", "disengage", "ready", "bonus", "move",
                           "interact"})
 ACTIONS = frozenset({"action", "dash", "disengage", "ready"})    # each costs the action
 ANSWERS = ("reaction", "opportunity", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "counter"})
-FEET_PER_SQUARE = 5
-SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")    # in order
 SPELL, SLOT, BEFORE = "spell", "slot", "before"
 # a step's: a feature pays for the action (features.py, ASM-5E-FEATURES)
 BONUS, ADDITIONAL = "bonus", "additional"
@@ -57,17 +56,12 @@ class Fighter5e(Fighter):
         self.readied_spell = False         # a spell held with Concentration
 
 
-def feet(st) -> int:
-    """The feet a move covers: 5 per square (its path, its squares, or one)."""
-    return FEET_PER_SQUARE * st.parts
-
-
 # -- what guards see, for explanations ------------------------------------------------
 
 def _seen(enc, st):
     f = enc.fighters[st.actor]
     return {"actor": st.actor, "active": enc.active, "movement": f.movement,
-            "feet": feet(st), "readied": f.readied or "nothing"}
+            "feet": feet(enc, st), "readied": f.readied or "nothing"}
 
 
 # -- guards -----------------------------------------------------------------------------
@@ -211,7 +205,7 @@ def something_readied(enc, st):
 
 def _shape_seen(enc, st):
     f = enc.fighters[st.actor]
-    seen = {"actor": st.actor, "parts": st.parts, "speed": f.speed, "feet": feet(st),
+    seen = {"actor": st.actor, "parts": st.parts, "speed": f.speed, "feet": feet(enc, st),
             "attack": f" ({st.attack})" if st.attack else "", "kind": st.kind,
             "shape": "", "within": ""}
     if st.kind == "readied":
@@ -219,7 +213,7 @@ def _shape_seen(enc, st):
                          f"{st.actor} readied a spell, whose parts stand" if f.readied_spell
                          else f"{st.actor}'s readied response makes one attack")
         if _a_move(st):
-            seen["within"] = (f"{st.actor}'s readied move covers {feet(st)} ft, within its "
+            seen["within"] = (f"{st.actor}'s readied move covers {feet(enc, st)} ft, within its "
                               f"Speed ({f.speed} ft)")
     return seen
 
@@ -252,7 +246,7 @@ def readied_one_attack(enc, st):
 def readied_move_within_speed(enc, st):
     """A readied move goes up to the creature's Speed (its turn's movement is
     not what it spends)."""
-    return not _a_move(st) or feet(st) <= enc.fighters[st.actor].speed
+    return not _a_move(st) or feet(enc, st) <= enc.fighters[st.actor].speed
 
 
 def _slot_seen(enc, st):
@@ -312,7 +306,12 @@ def spend_bonus(enc, st):
 
 
 def spend_movement(enc, st):
-    enc.fighters[st.actor].movement -= feet(st)
+    """The feet of the move, spent as it is declared; what each square
+    cost is kept when the squares differ, for a stop (movement.feet_back)."""
+    costs = square_feet(enc, st)
+    enc.fighters[st.actor].movement -= sum(costs)
+    if len(set(costs)) > 1 or costs[:1] == [2 * FEET_PER_SQUARE]:
+        enc.uses[(SQUARE_FEET, st.fid)] = tuple(costs)
 
 
 def dash(enc, st):

@@ -16,7 +16,7 @@ from ...engine.frames import RESOLVED, TURN_KINDS
 from ...engine.guard import guard
 from ...engine.scene import show
 from .. import common as c
-from .limits import FEET_PER_SQUARE, SIZES, feet
+from .squares import FEET_PER_SQUARE, SIZES, SQUARE_FEET, feet
 
 MOVE = "move"
 
@@ -80,12 +80,21 @@ def feet_back(enc, actor) -> int:
     top = enc.stack[-1] if enc.stack else None
     if top is None or not paused_move(top, actor):
         return 0
-    return FEET_PER_SQUARE * (top.parts - top.done)
+    return _unwalked(enc, top)
+
+
+def _unwalked(enc, move) -> int:
+    """The feet of the squares of ``move`` not walked yet, as they were
+    counted when it was declared (limits.spend_movement)."""
+    costs = enc.uses.get((SQUARE_FEET, move.id))
+    if costs is None:
+        return FEET_PER_SQUARE * (move.parts - move.done)
+    return sum(costs[move.done:move.parts])
 
 
 def _feet_seen(enc, st):
     back = feet_back(enc, st.actor)
-    return {"actor": st.actor, "feet": feet(st),
+    return {"actor": st.actor, "feet": feet(enc, st),
             "movement": enc.fighters[st.actor].movement + back,
             "back": f" (with the {back} ft its stopped move gives back)" if back else ""}
 
@@ -96,7 +105,7 @@ def _feet_seen(enc, st):
 def movement_left(enc, st):
     """A move covers at most the movement left this turn (Speed, more after a
     Dash), with the feet a move it stops gives back."""
-    return feet(st) <= enc.fighters[st.actor].movement + feet_back(enc, st.actor)
+    return feet(enc, st) <= enc.fighters[st.actor].movement + feet_back(enc, st.actor)
 
 
 def stop_own_move(enc, st):
@@ -107,7 +116,7 @@ def stop_own_move(enc, st):
     if top is None or not paused_move(top, st.actor):
         return
     mover = enc.fighters[st.actor]
-    back = FEET_PER_SQUARE * (top.parts - top.done)
+    back = _unwalked(enc, top)
     mover.movement += back
     st.outcomes.notes.append(f"{top.id}, {st.actor}'s move, stops after {top.done} of its "
                              f"{top.parts} squares; the {back} ft not walked come back")

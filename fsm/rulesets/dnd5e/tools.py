@@ -10,6 +10,7 @@ from .. import EACH_TURN, OWN_TURN, Explore, Tally
 from .. import common as c
 from . import limits as fx
 from . import scene as sc
+from .squares import FEET_PER_SQUARE
 
 COSTLESS = frozenset({"interact", "event"})
 REACTIONS = frozenset({"reaction", "opportunity", "readied"})
@@ -53,7 +54,7 @@ def grid_moves(actor, others) -> list:
 def limit_probes(enc, actor) -> list:
     """A move one square longer than the movement left (refused), then one
     of all of it: the verdicts show exactly how much movement is left."""
-    left = enc.budgets(actor)["movement"] // fx.FEET_PER_SQUARE
+    left = enc.budgets(actor)["movement"] // FEET_PER_SQUARE
     return [{"actor": actor, "do": "move", "squares": n} for n in (left + 1, left) if n > 0]
 
 
