@@ -41,8 +41,6 @@ class Adjudication:
         finally:
             if snap is not None:
                 S.release(self, snap)
-        if st.target is not None:
-            verdict.target_id = st.target.id
         return verdict
 
     def _fire(self, trigger, st) -> bool:
@@ -106,7 +104,8 @@ class Adjudication:
             said = st.outcomes.explained() if self.explaining else (None, ())
             bears = tuple(dict.fromkeys((*rows[0].rules, *st.outcomes.cited)))
             return Verdict(st.index, ALLOWED, None, rows[0].cited(self, st), notes=self._notes(st),
-                           because=said[0], templates=(None, said[1]), bears=bears)
+                           because=said[0], templates=(None, said[1]), bears=bears,
+                           target_id=_target_id(st))
         if snap is not None:
             S.restore(self, snap)
         if not st.outcomes.failed:
@@ -127,7 +126,7 @@ class Adjudication:
         return Verdict(st.index, verdict, reason, g.bearing(self, st, rules), guard=g.name,
                        seen=seen, says=fill(g.says, seen) if self.wording else None,
                        notes=self._notes(st) if verdict == GM_VERDICT else (),
-                       templates=(g.says, ()))
+                       templates=(g.says, ()), target_id=_target_id(st))
 
     def _notes(self, st) -> tuple:
         """The ruleset's notes on the step, then what its effects said they did."""
@@ -170,3 +169,8 @@ class Adjudication:
             top = self.stack[-1]
             if top.outcome is None and top.kind not in TURN_KINDS:
                 st.target = top
+
+
+def _target_id(st) -> str | None:
+    """The id of what the step answers or acts on (Verdict.target_id)."""
+    return st.target.id if st.target is not None else None
