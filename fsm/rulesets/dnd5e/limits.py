@@ -306,11 +306,11 @@ def spend_bonus(enc, st):
 
 
 def spend_movement(enc, st):
-    """The feet of the move, spent as it is declared; what each square
-    cost is kept when the squares differ, for a stop (movement.feet_back)."""
+    """The feet of the move, spent as it is declared; what each square cost
+    is kept when one was Difficult Terrain, for a stop (movement.feet_back)."""
     costs = square_feet(enc, st)
     enc.fighters[st.actor].movement -= sum(costs)
-    if len(set(costs)) > 1 or costs[:1] == [2 * FEET_PER_SQUARE]:
+    if any(cost != FEET_PER_SQUARE for cost in costs):
         enc.uses[(SQUARE_FEET, st.fid)] = tuple(costs)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 FEET_PER_SQUARE = 5
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")    # in order
-SQUARE_FEET = "square feet"     # enc.uses: a move's feet per square, when they differ
+SQUARE_FEET = "square feet"     # enc.uses: a move's feet per square, when one is 10
 
 
 def square_feet(enc, st) -> list:
