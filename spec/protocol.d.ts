@@ -67,6 +67,7 @@ export interface Vector {
     incapacitated?: boolean;
     unseen?: boolean;
     blinded?: boolean;
+    prone?: boolean;
     size?: "tiny" | "small" | "medium" | "large" | "huge" | "gargantuan";
     /** Schema: minimum 0, maximum 100. */
     actions?: number;
@@ -90,9 +91,9 @@ export interface Rulesets {
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "targets" | "to" | "triggers" | "unseen";
+    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "to" | "triggers" | "unseen";
     options: "slot_reactions";
-    combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "size";
+    combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "prone" | "size";
   };
   pf2e: {
     kinds: "action" | "activity" | "free" | "reaction" | "free-response" | "disrupt" | "end-turn" | "resolve" | "continue" | "event";
@@ -136,9 +137,11 @@ export interface Step {
   /** Schema: minimum 1, maximum 3. */
   cost?: number;
   incapacitated?: boolean;
+  prone?: boolean;
   readies?: string | null;
   slot?: boolean;
   spell?: boolean;
+  stand?: boolean;
   unseen?: boolean;
   expect?: Expect;
 }

@@ -463,12 +463,14 @@ def turn_actions_on_your_own_turn_5e(rec):
 def condition(rec, who, name, index) -> bool:
     """Whether ``who`` has the condition ``name`` when the allowed step at
     ``index`` is taken: as its combatant object starts, then as the last
-    event on it that says so (T-5E-CONDITIONS)."""
+    event on it that says so (T-5E-CONDITIONS), or its standing up."""
     value = rec.fields[who][name]
     for b in rec.allowed[:index]:
         if b.kind == "event" and b.step.get("actor") == who \
                 and isinstance(b.step.get(name), bool):
             value = b.step[name]
+        elif name == "prone" and b.kind == "move" and b.actor == who and b.step.get("stand"):
+            value = False                 # it stood up (T-5E-PRONE)
     return value
 
 
@@ -477,6 +479,13 @@ def an_incapacitated_creature_does_nothing(rec):
     for a in rec.allowed:
         if a.kind in ACTIONS_5E | REACTIONS_5E | {"bonus"}:
             assert not condition(rec, a.actor, "incapacitated", a.index), (a.kind, a.actor)
+
+
+@law("dnd5e", "prone_to_stand")
+def only_a_prone_creature_stands_up(rec):
+    for a in rec.allowed:
+        if a.kind == "move" and a.step.get("stand"):
+            assert condition(rec, a.actor, "prone", a.index), ("stood up", a.actor)
 
 
 @law("dnd5e", "movement_left")

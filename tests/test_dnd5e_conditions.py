@@ -155,3 +155,54 @@ def test_the_words_and_the_builder_say_both_ways_of_each_condition():
     assert namer.details({"do": "event", "incapacitated": True, "blinded": False}) == \
         ["seeing again", "becoming Incapacitated"]
     assert namer.details({"do": "event", "concentration": False}) == []
+
+
+# -- Prone: crawling and standing up (T-5E-PRONE) ------------------------------------------
+
+@rule("5E-PRONE", "5E-MOVE-SPEED")
+def test_a_prone_creature_crawls_unless_it_stands_up_first():
+    enc = party()
+    befall(enc, "fighter", prone=True)
+    assert do(enc, "move", "fighter", squares=2).verdict == "allowed"
+    assert enc.budgets("fighter")["movement"] == 10                   # 2 x 10 ft, crawled
+    do(enc, "resolve")
+    do(enc, "continue")
+    do(enc, "resolve")
+    assert verdict(do(enc, "move", "fighter", stand=True)) == "not-enough-movement"
+    assert enc.fighters["fighter"].prone                               # refused: still Prone
+
+
+@rule("5E-PRONE")
+def test_standing_up_costs_half_the_speed_and_ends_prone():
+    enc = Encounter("dnd5e", [{"id": "fighter", "side": "pcs", "prone": True, "speed": 35},
+                              {"id": "orc", "side": "monsters"}])
+    assert verdict(do(enc, "move", "fighter", stand=True)) == "allowed"
+    assert enc.budgets("fighter")["movement"] == 18 and not enc.fighters["fighter"].prone
+    do(enc, "resolve")
+    assert verdict(do(enc, "move", "fighter", stand=True)) == "not-prone"
+    assert verdict(do(enc, "move", "fighter", squares=3)) == "allowed"  # walked: 5 ft each
+    assert enc.budgets("fighter")["movement"] == 3
+
+
+@rule("5E-PRONE", "5E-SPACES")
+def test_crawling_through_difficult_terrain_costs_15_ft_a_square():
+    enc = party(scene=True)
+    befall(enc, "fighter", prone=True)
+    befall(enc, "orc", incapacitated=True)
+    assert verdict(do(enc, "move", "fighter", path=[[1, 0], [2, 1]])) == "allowed"
+    assert enc.budgets("fighter")["movement"] == 5                    # 15 + 10
+
+
+@rule("5E-PRONE")
+def test_a_creature_with_no_speed_cannot_stand():
+    enc = Encounter("dnd5e", [{"id": "ogre", "side": "monsters", "prone": True, "speed": 0},
+                              {"id": "orc", "side": "monsters"}])
+    assert verdict(do(enc, "move", "ogre", stand=True)) == "not-enough-movement"
+
+
+def test_the_builder_offers_standing_up_on_a_move():
+    rs = RULESETS["dnd5e"]
+    fields = {f["name"]: f for f in step_fields(rs, "move", ["orc"], str, False)}
+    assert fields["stand"]["type"] == "flag"
+    assert Namer(rs, {"steps": []}).details({"do": "move", "stand": True}) == \
+        ["standing up first"]

@@ -153,6 +153,13 @@ def test_another_creatures_space_is_difficult_terrain_unless_tiny_or_an_ally():
     assert enc.budgets()["fighter"]["movement"] == 25
     do(enc, "resolve")
     assert verdict(do(enc, "move", "fighter", squares=6)) == "not-enough-movement"
+    enc = scene(fighter=[0, 0], orc=([1, 0], {"incapacitated": True}))
+    do(enc, "move", "fighter", path=[[1, 0], [2, 0]])        # 10 + 5 ft, kept for a stop
+    do(enc, "resolve")
+    do(enc, "continue")
+    do(enc, "resolve")
+    do(enc, "action", "fighter", slot=True)
+    assert verdict(do(enc, "counter")) == "not-counterspelled"
 
 
 @rule("5E-READY", "5E-SPACES")

@@ -79,7 +79,7 @@ class Step:
 
     __slots__ = ("index", "kind", "trigger", "actor", "to", "target", "on", "fid", "ruling",
                  "text", "responding", "provokes_stated", "next_turn", "outcomes", "cleared",
-                 *CARRIED)
+                 "counted", *CARRIED)
 
     def __init__(self, index, kind, responding=False):
         self.index = index
@@ -97,6 +97,7 @@ class Step:
         self.next_turn = False     # it answers the turn-start moment of the turn to come
         self.outcomes = Outcomes()  # what its guards said (fsm.engine.guard.judge)
         self.cleared = frozenset()  # its true/false fields given as false
+        self.counted = False        # it gave a part count (squares, attacks or parts)
         carry(self, CARRIED_DEFAULTS)
 
 
@@ -188,6 +189,7 @@ def parse(enc, data, index: int) -> Step:
     if given:
         st.parts = _int(data, given[0], *COUNT_RANGE)
         st.moving = given[0] == "squares"
+        st.counted = True
     elif spec is not None and spec.moving:
         st.moving = True
     _lists(enc, st, data)

@@ -32,7 +32,8 @@ FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "
                 "forced", "attack", "targets")
 # FORMAT.md: 5e's `spell` and `slot` only on action, bonus, ready and reaction; `before`
 # only on reaction; `readies` only on ready; `concentration` and the conditions
-# (`incapacitated`, `unseen`, `blinded`: T-5E-CONDITIONS) only on event.
+# (`incapacitated`, `unseen`, `blinded`, `prone`: T-5E-CONDITIONS) only on event;
+# `stand` only on move (T-5E-PRONE: "a `move` with `stand: true`").
 TAKES = {
     "additional": {"action", "dash", "disengage", "ready"},   # T-5E-TURN, *Features*
     "before": {"reaction"},
@@ -40,22 +41,25 @@ TAKES = {
     "bonus": {"dash", "disengage"},
     "concentration": {"event"},
     "incapacitated": {"event"},
+    "prone": {"event"},
     "slot": {"action", "bonus", "ready", "reaction"},
     "spell": {"action", "bonus", "ready", "reaction"},
+    "stand": {"move"},
     "unseen": {"event"},
 }
 # T-ERRORS: the true/false fields, checked in this order.
 BOOL_FIELDS = ("additional", "before", "blinded", "bonus", "concentration", "incapacitated",
-               "slot", "spell", "unseen")
+               "prone", "slot", "spell", "stand", "unseen")
 # T-5E-CONDITIONS: the conditions a combatant object gives, which an event may change.
-CONDITIONS = ("incapacitated", "unseen", "blinded")
+CONDITIONS = ("incapacitated", "unseen", "blinded", "prone")
 # FORMAT.md, `combatants`; T-5E-SPACES, ASM-5E-SIZES: the sizes, in order.
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", "bonus",
                "comment", "do", "expect", "forced", "id", "incapacitated", "name", "on",
-               "parts", "path", "provokes", "readies", "ruling", "shift", "concentration",
-               "slot", "spell", "squares", "targets", "to", "triggers", "unseen"}
+               "parts", "path", "prone", "provokes", "readies", "ruling", "shift",
+               "concentration", "slot", "spell", "squares", "stand", "targets", "to",
+               "triggers", "unseen"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
@@ -159,9 +163,10 @@ TABLE = {
     ],
     "move": [
         ((TA, WR), ["5E-MOVE-BREAK-UP", "5E-OWN-TURN", "5E-ONE-AT-A-TIME",
-                    "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-SPEED", "5E-SPACES", "5E-OA"],
+                    "5E-EXTRA-ATTACK-MOVE", "5E-PRONE", "5E-MOVE-SPEED", "5E-SPACES", "5E-OA"],
          [OWN, PAUSES,
-          _c("movement_left", "not-enough-movement", "5E-MOVE-SPEED"),
+          _c("prone_to_stand", "not-prone", "5E-PRONE"),          # T-5E-PRONE
+          _c("movement_left", "not-enough-movement", "5E-MOVE-SPEED", "5E-PRONE"),
           SPACES, PLACED]),
         ((TS, WI, TE), None, [OWN, PAUSES]),
     ],
@@ -822,20 +827,43 @@ def difficult_for(st, mover, c):
         and st.size(c) != "tiny"
 
 
+def stand_feet(st, actor):
+    """T-5E-PRONE: standing up covers half the creature's `speed`, rounded
+    down, at least 1 foot."""
+    return max(1, st.speed(actor) // 2)
+
+
+def only_stands(step):
+    """T-5E-PRONE: a `move` with `stand` and neither `path` nor `squares` (nor
+    `parts` or `attacks`) covers no square: it only stands up."""
+    return step.get("stand") is True and not any(
+        k in step for k in ("path", "squares", "parts", "attacks"))
+
+
 def square_feet(st, actor, step):
-    """T-5E-TURN, T-5E-SPACES: the feet each part of a move covers, counted
-    when the step is declared (where everyone stands then): 5 per part, 10
-    for a square of its (own) path where a creature stands for which that
-    space is Difficult Terrain."""
+    """T-5E-TURN, T-5E-SPACES, T-5E-PRONE: the feet each part of a move (or
+    readied move) covers, counted when the step is declared (where everyone
+    stands then, and as the creature is Prone then): 5 per part, 10 for a
+    square of its (own) path where a creature stands for which that space is
+    Difficult Terrain; 5 more a square when a Prone creature crawls; with
+    `stand`, half its Speed more on the first part, its squares walked."""
+    own = actor is not None and step.get("forced") is None
+    stand = step.get("stand") is True
+    if only_stands(step):
+        return [stand_feet(st, actor)]
     if "path" not in step:
-        return [5] * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
-    feet = []
-    for q in step["path"]:
-        hard = st.positions is not None and actor is not None \
-            and step.get("forced") is None and any(
+        feet = [5] * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
+    else:
+        feet = []
+        for q in step["path"]:
+            hard = st.positions is not None and own and any(
                 where == tuple(q) and difficult_for(st, actor, c)
                 for c, where in st.positions.items())
-        feet.append(10 if hard else 5)
+            feet.append(10 if hard else 5)
+    if own and stand:
+        feet[0] += stand_feet(st, actor)
+    elif own and st.has(actor, "prone"):
+        feet = [x + 5 for x in feet]
     return feet
 
 
@@ -929,6 +957,9 @@ CHECKS = {
     "only_own_move_paused": lambda st, cx: _only_own_pauses(st, cx, ("move",)),
     "only_own_pauses_open": lambda st, cx: _only_own_pauses(st, cx, ("move", "action")),
     "passes_only_open_spaces": _passes_only_open_spaces,
+    # T-5E-PRONE: only a Prone creature stands up
+    "prone_to_stand": lambda st, cx: (cx.step.get("stand") is not True
+                                      or st.has(cx.actor, "prone")),
     "movement_left": lambda st, cx: (move_feet(st, cx.actor, cx.step)
                                      <= st.budgets[cx.actor]["movement"]
                                      + feet_given_back(st, cx.actor)),
@@ -1058,6 +1089,8 @@ def spend(st, f, cx):
         st.readied_spell[actor] = f.spell or f.slot
     if kind == "move":
         b["movement"] -= sum(f.feet)               # spent when declared
+        if step.get("stand") is True:
+            st.conditions[actor]["prone"] = False  # T-5E-PRONE: from the declaration on
     if kind == "interact":
         b["interaction"] = 0
     if kind in ANSWERS:
@@ -1183,7 +1216,7 @@ def hello():
 
 DOC_FIELDS = {"format", "id", "ruleset", "description", "question", "answer", "comment",
               "tags", "rules", "options", "combatants", "initiative", "steps"}
-FLAGS = ("bonus", "incapacitated", "unseen", "blinded")
+FLAGS = ("bonus", "incapacitated", "unseen", "blinded", "prone")
 
 
 def document_error(vector):
@@ -1225,7 +1258,7 @@ def combatants_error(cs):
     if any("speed" in c and not (_is_int(c["speed"]) and c["speed"] >= 0) for c in cs):
         return "speed is a number of feet"
     if any(k in c and not isinstance(c[k], bool) for c in cs for k in FLAGS):
-        return "bonus, incapacitated, unseen and blinded are true or false"
+        return "bonus, incapacitated, unseen, blinded and prone are true or false"
     if any("size" in c and c["size"] not in SIZES for c in cs):
         return "size is tiny, small, medium, large, huge or gargantuan"
     return None

@@ -1,13 +1,14 @@
 """D&D 5e (SRD 5.2.1): what an event changes in its actor's conditions and
 Concentration (T-5E-CONDITIONS, T-5E-READY): a creature may become
-Incapacitated, unseen or Blinded, or stop being so, during the encounter; a
+Incapacitated, unseen, Blinded or Prone, or stop being so, during the
+encounter; a
 spell it holds readied dissipates when its Concentration breaks."""
 
 from __future__ import annotations
 
 CONCENTRATION = "concentration"     # an event's: its actor's Concentration breaks
 # an event's, true or false: its actor gains or loses the condition
-CONDITIONS = ("incapacitated", "unseen", "blinded")
+CONDITIONS = ("incapacitated", "unseen", "blinded", "prone")
 
 
 def break_concentration(enc, st):
@@ -19,7 +20,7 @@ def break_concentration(enc, st):
 
 
 def set_conditions(enc, st):
-    """An event's ``incapacitated``, ``unseen`` or ``blinded``: its actor has
+    """An event's ``incapacitated``, ``unseen``, ``blinded`` or ``prone``: its actor has
     the condition from now on (true) or no longer (false); becoming
     Incapacitated breaks its Concentration (T-5E-CONDITIONS)."""
     f = enc.fighters.get(st.actor)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...engine.frames import DISRUPTED, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard
 from .. import common as c
-from .squares import FEET_PER_SQUARE, SIZES, SQUARE_FEET, feet, square_feet
+from .squares import FEET_PER_SQUARE, SIZES, feet, square_feet
 
 TURN_ACTIONS = frozenset({"action", "dash", "disengage", "ready", "bonus", "move",
                           "interact"})
@@ -30,21 +30,23 @@ SHIELD, COUNTERSPELL = "5E-SHIELD", "5E-COUNTERSPELL"
 class Fighter5e(Fighter):
     """What a creature has left of its turn and its Reaction, and what it has readied."""
 
-    __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "size", "action_used",
-                 "bonus_used", "additional_used", "movement", "interaction_used", "disengaged",
-                 "reaction_used", "slot_turn", "readied", "readied_spell")
+    __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "prone", "size",
+                 "action_used", "bonus_used", "additional_used", "movement", "interaction_used",
+                 "disengaged", "reaction_used", "slot_turn", "readied", "readied_spell",
+                 "move_feet")
     FIELDS = {"speed": (0, 1000), "bonus": bool, "incapacitated": bool, "unseen": bool,
-              "blinded": bool, "size": SIZES}
+              "blinded": bool, "prone": bool, "size": SIZES}
 
     def __init__(self, id, side, *, speed: int = 30, bonus: bool = False,
                  incapacitated: bool = False, unseen: bool = False, blinded: bool = False,
-                 size: str = "medium"):
+                 prone: bool = False, size: str = "medium"):
         super().__init__(id, side)
         self.speed = speed
         self.bonus = bonus                 # a feature grants it a Bonus Action
         self.incapacitated = incapacitated
         self.unseen = unseen               # nobody can see it (invisible, hidden)
         self.blinded = blinded             # it can see nobody
+        self.prone = prone                 # it crawls, or stands up first (T-5E-PRONE)
         self.size = size                   # one of SIZES (T-5E-SPACES)
         self.action_used = self.bonus_used = self.interaction_used = False
         self.additional_used = False       # a feature's additional action (Action Surge)
@@ -54,6 +56,7 @@ class Fighter5e(Fighter):
         self.slot_turn = -1                # the turn in which it last expended a spell slot
         self.readied = None                # what it has readied, until its next turn
         self.readied_spell = False         # a spell held with Concentration
+        self.move_feet = None    # its last move's (id, feet per part), one not 5 ft
 
 
 # -- what guards see, for explanations ------------------------------------------------
@@ -306,12 +309,15 @@ def spend_bonus(enc, st):
 
 
 def spend_movement(enc, st):
-    """The feet of the move, spent as it is declared; what each square cost
-    is kept when one was Difficult Terrain, for a stop (movement.feet_back)."""
+    """The feet of the move, spent as it is declared; what each part cost is
+    kept when one was not 5 ft, for a stop (movement.feet_back)."""
     costs = square_feet(enc, st)
-    enc.fighters[st.actor].movement -= sum(costs)
+    f = enc.fighters[st.actor]
+    f.movement -= sum(costs)
     if any(cost != FEET_PER_SQUARE for cost in costs):
-        enc.uses[(SQUARE_FEET, st.fid)] = tuple(costs)
+        f.move_feet = (st.fid, tuple(costs))
+    elif f.move_feet is not None:
+        f.move_feet = None
 
 
 def dash(enc, st):
@@ -384,6 +390,8 @@ def refresh(enc, st):
     f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
     f.reaction_used = f.additional_used = False
     f.movement = f.speed
+    if f.move_feet is not None:
+        f.move_feet = None
     if f.readied is not None:
         held = "the spell it readied dissipates" if f.readied_spell else "it lapses"
         st.outcomes.notes.append(f"{f.id}'s turn starts with {f.readied} still readied: "

@@ -16,9 +16,10 @@ from ...engine.frames import RESOLVED, TURN_KINDS
 from ...engine.guard import guard
 from ...engine.scene import show
 from .. import common as c
-from .squares import FEET_PER_SQUARE, SIZES, SQUARE_FEET, feet
+from .squares import FEET_PER_SQUARE, SIZES, STAND, feet
 
 MOVE = "move"
+PRONE = "5E-PRONE"      # the rule of crawling and standing up (T-5E-PRONE)
 
 
 def paused_move(frame, actor) -> bool:
@@ -86,10 +87,10 @@ def feet_back(enc, actor) -> int:
 def _unwalked(enc, move) -> int:
     """The feet of the squares of ``move`` not walked yet, as they were
     counted when it was declared (limits.spend_movement)."""
-    costs = enc.uses.get((SQUARE_FEET, move.id))
-    if costs is None:
+    kept = enc.fighters[move.owner].move_feet
+    if kept is None or kept[0] != move.id:
         return FEET_PER_SQUARE * (move.parts - move.done)
-    return sum(costs[move.done:move.parts])
+    return sum(kept[1][move.done:move.parts])
 
 
 def _feet_seen(enc, st):
@@ -99,9 +100,16 @@ def _feet_seen(enc, st):
             "back": f" (with the {back} ft its stopped move gives back)" if back else ""}
 
 
+def _prone_bears(enc, st, rules):
+    """5E-PRONE bears on a move's feet only when its mover crawls or stands."""
+    prone = STAND in st.flags or enc.fighters[st.actor].prone
+    return [r for r in rules if prone or r != PRONE]
+
+
 @guard("not-enough-movement", "{actor} has {movement} ft of movement left this turn"
        "{back}; this move needs {feet} ft", seen=_feet_seen,
-       ok="{actor} has {movement} ft of movement left{back}, enough for {feet} ft")
+       ok="{actor} has {movement} ft of movement left{back}, enough for {feet} ft",
+       bears=_prone_bears)
 def movement_left(enc, st):
     """A move covers at most the movement left this turn (Speed, more after a
     Dash), with the feet a move it stops gives back."""
@@ -124,6 +132,26 @@ def stop_own_move(enc, st):
     top.outcome = RESOLVED
     enc.note(st, top, RESOLVED)
     c.pop_frame(enc, st)
+
+
+# -- standing up from Prone (T-5E-PRONE) ----------------------------------------------
+
+def _stand_seen(enc, st):
+    return {"actor": st.actor,
+            "ok": f"{st.actor} is Prone and stands up first" if STAND in st.flags else ""}
+
+
+@guard("not-prone", "{actor} is not Prone: it has nothing to stand up from",
+       seen=_stand_seen, ok="{ok}")
+def prone_to_stand(enc, st):
+    """Only a Prone creature stands up (a move with ``stand``)."""
+    return STAND not in st.flags or enc.fighters[st.actor].prone
+
+
+def stand_up(enc, st):
+    """A move with ``stand``: its creature is no longer Prone."""
+    if STAND in st.flags:
+        enc.fighters[st.actor].prone = False
 
 
 # -- the spaces a move passes through ------------------------------------------------

@@ -1,25 +1,45 @@
-"""D&D 5e (SRD 5.2.1) on the scene's grid: the feet a step's squares cover
-(5 each; 10 in the space of a creature that is neither the mover's ally nor
-Tiny, Difficult Terrain) and the sizes of creatures (T-5E-SPACES,
-ASM-5E-SQUARES, ASM-5E-SIZES)."""
+"""D&D 5e (SRD 5.2.1): the feet a step's squares cover (5 each; 5 more in
+the space of a creature that is neither the mover's ally nor Tiny, Difficult
+Terrain; 5 more when a Prone creature crawls; half its Speed to stand up)
+and the sizes of creatures (T-5E-SPACES, T-5E-PRONE, ASM-5E-SQUARES,
+ASM-5E-SIZES)."""
 
 from __future__ import annotations
 
 FEET_PER_SQUARE = 5
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")    # in order
-SQUARE_FEET = "square feet"     # enc.uses: a move's feet per square, when one is 10
+STAND = "stand"                 # a move's: it stands up from Prone first (T-5E-PRONE)
 
 
 def square_feet(enc, st) -> list:
     """The feet each part of a step covers: 5 per square (its path, its
-    squares, or one), 10 for a square of its own path where a creature
-    stands that is neither its ally nor Tiny (Difficult Terrain, T-5E-SPACES)."""
-    if not (enc.scene and st.path and st.actor is not None and st.forced is None):
+    squares, or one); 5 more for a square of its own path where a creature
+    stands that is neither its ally nor Tiny (Difficult Terrain, T-5E-SPACES);
+    5 more a square when a Prone mover crawls; half its Speed more on the first
+    part when it stands up, which is its only part when it gives no square
+    (T-5E-PRONE)."""
+    mover = enc.fighters.get(st.actor) if st.forced is None else None
+    if mover is None:
         return [FEET_PER_SQUARE] * st.parts
-    mover = enc.fighters[st.actor]
-    standing = {f.at: f for f in enc.fighters.values() if f.id != st.actor}
-    return [2 * FEET_PER_SQUARE if _difficult(mover, standing.get(tuple(sq))) else
-            FEET_PER_SQUARE for sq in st.path]
+    stand = STAND in st.flags
+    if stand and not st.path and not st.counted:
+        return [standing_feet(mover)]                 # it only stands up
+    costs = [FEET_PER_SQUARE] * st.parts
+    if enc.scene and st.path:
+        others = {f.at: f for f in enc.fighters.values() if f.id != st.actor}
+        costs = [cost + FEET_PER_SQUARE * _difficult(mover, others.get(tuple(sq)))
+                 for cost, sq in zip(costs, st.path)]
+    if mover.prone and not stand:                     # it crawls
+        costs = [cost + FEET_PER_SQUARE for cost in costs]
+    if stand:
+        costs[0] += standing_feet(mover)
+    return costs
+
+
+def standing_feet(mover) -> int:
+    """What standing up from Prone costs: half the Speed, rounded down, at
+    least 1 foot (with a Speed of 0 one cannot stand)."""
+    return max(mover.speed // 2, 1)
 
 
 def _difficult(mover, other) -> bool:

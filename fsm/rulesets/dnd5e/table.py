@@ -57,11 +57,13 @@ _ENTRIES = [
         c.push_frame, rules=("5E-BONUS-ONE", "5E-CASTING-TIME"), **_TURN,
         able_to_act="5E-INCAPACITATED", bonus_granted="5E-BONUS-GRANTED",
         bonus_left="5E-BONUS-ONE", slot_left="5E-SLOT-ONE", **_SPACES, **_SCENE),
-    # Movement up to Speed, broken up around actions and between attacks
-    row("move", [ACTING, AFTER], BEFORE, mv.stop_own_move, fx.spend_movement, c.push_frame,
-        rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
+    # Movement up to Speed, broken up around actions and between attacks; a Prone
+    # creature crawls or stands up first
+    row("move", [ACTING, AFTER], BEFORE, mv.stop_own_move, fx.spend_movement, mv.stand_up,
+        c.push_frame, rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
         only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-BREAK-UP"),
-        movement_left="5E-MOVE-SPEED", **_SPACES, **_SCENE),
+        prone_to_stand="5E-PRONE", movement_left=("5E-MOVE-SPEED", "5E-PRONE"), **_SPACES,
+        **_SCENE),
     refuse("move", [BEFORE, STARTING, ENDING], own_turn="5E-OWN-TURN",
            only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE",
                                  "5E-MOVE-BREAK-UP")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..words import COUNT, FEET, WHAT, Words
 from .conditions import CONCENTRATION
 from .limits import ADDITIONAL, BEFORE, BONUS, SLOT, SPELL
+from .squares import STAND
 
 WORDS = Words(
     kinds={"action": "action", "dash": "Dash action", "disengage": "Disengage action",
@@ -22,17 +23,19 @@ WORDS = Words(
            BONUS: "as the Bonus Action (Cunning Action)",
            ADDITIONAL: "as the additional action (Action Surge, Haste)",
            "incapacitated": "becoming Incapacitated", "unseen": "becoming unseen",
-           "blinded": "becoming Blinded"},
+           "blinded": "becoming Blinded", "prone": "falling Prone", STAND: "standing up first"},
     unflags={"incapacitated": "no longer Incapacitated", "unseen": "seen again",
-             "blinded": "seeing again"},
+             "blinded": "seeing again", "prone": "no longer Prone"},
     hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
            BONUS: "a feature lets this action be taken as the Bonus Action; the action is kept",
            ADDITIONAL: "a feature gives one more action this turn; never the Magic action",
+           STAND: "a Prone creature stands up for half its Speed; without squares, it only "
+                  "stands",
            "opportunity": "right before the mover leaves the attacker's reach",
            "readied": "the readied response, with the Reaction, right after its trigger"},
     fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
             "incapacitated": "Incapacitated", "unseen": "unseen by the others",
-            "blinded": "Blinded", "size": "size"},
+            "blinded": "Blinded", "prone": "Prone", "size": "size"},
     provokes="{mover} leaves {who}'s reach",
     only_moves_provoke=True,
     reasons={
