@@ -1,8 +1,8 @@
 """D&D 5e (SRD 5.2.1): what an event changes in its actor's conditions and
 Concentration (T-5E-CONDITIONS, T-5E-READY): a creature may become
 Incapacitated, unseen, Blinded or Prone, or stop being so, during the
-encounter; a
-spell it holds readied dissipates when its Concentration breaks."""
+encounter; a spell it holds readied dissipates when its Concentration
+breaks."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ def break_concentration(enc, st):
 
 
 def set_conditions(enc, st):
-    """An event's ``incapacitated``, ``unseen``, ``blinded`` or ``prone``: its actor has
-    the condition from now on (true) or no longer (false); becoming
+    """An event's ``incapacitated``, ``unseen``, ``blinded`` or ``prone``: its
+    actor has the condition from now on (true) or no longer (false); becoming
     Incapacitated breaks its Concentration (T-5E-CONDITIONS)."""
     f = enc.fighters.get(st.actor)
     if f is None:

@@ -19,7 +19,6 @@ from .. import common as c
 from .squares import FEET_PER_SQUARE, SIZES, STAND, feet
 
 MOVE = "move"
-PRONE = "5E-PRONE"      # the rule of crawling and standing up (T-5E-PRONE)
 
 
 def paused_move(frame, actor) -> bool:
@@ -100,16 +99,9 @@ def _feet_seen(enc, st):
             "back": f" (with the {back} ft its stopped move gives back)" if back else ""}
 
 
-def _prone_bears(enc, st, rules):
-    """5E-PRONE bears on a move's feet only when its mover crawls or stands."""
-    prone = STAND in st.flags or enc.fighters[st.actor].prone
-    return [r for r in rules if prone or r != PRONE]
-
-
 @guard("not-enough-movement", "{actor} has {movement} ft of movement left this turn"
        "{back}; this move needs {feet} ft", seen=_feet_seen,
-       ok="{actor} has {movement} ft of movement left{back}, enough for {feet} ft",
-       bears=_prone_bears)
+       ok="{actor} has {movement} ft of movement left{back}, enough for {feet} ft")
 def movement_left(enc, st):
     """A move covers at most the movement left this turn (Speed, more after a
     Dash), with the feet a move it stops gives back."""
