@@ -143,42 +143,58 @@ def test_both_engines_explore_the_same_states(ruleset):
 
 class _Keeping(Explorer):
     """An exploration that keeps every state it numbers (all of them are
-    expanded when the walk is complete)."""
+    expanded when the walk is complete) and what each move from it gave: its
+    verdict, its reason and the state it led to (its number, or its reduced
+    picture for ``answerers`` when it is beyond the bounds)."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, answerers=()):
         super().__init__(cfg)
         self.kept = [freeze(self.enc)]
+        self.answerers, self.gave, self.reached = answerers, {}, None
 
     def reach(self, key, index, move, book, nxt, frozen=None, round_=None):
         new = key not in self.seen
         super().reach(key, index, move, book, nxt, frozen, round_)
-        if new:
-            self.kept.append(freeze(self.enc) if frozen is None else frozen)
+        if new:                     # numbered and queued: nxt[-1] holds it frozen
+            self.kept.append(nxt[-1][1])
+        self.reached = self.seen[key]
 
+    def _note(self, index, move, outcome):
+        assert self.gave.setdefault((index, move), outcome) == outcome
 
-def _signature(enc, frozen, moves, answerers) -> tuple:
-    """Each move's verdict from a state, and the reduced state it leads to.
-    Answers to the frame that left the stack last are left out: whether there
-    is one is not part of the picture, and they are refused unless it is kept
-    open (kept frames are answered by moves of their own)."""
-    out = []
-    thaw(enc, frozen)
-    kept = bool(enc.past_order) and enc.past[enc.past_order[-1]].kept
-    for move in moves:
-        try:
-            v = enc.step(move.render(enc))
-        except StepError:
-            out.append("error")       # the walk checked that it changed nothing
-            continue
-        after = None if v.verdict == "rejected" else canonical(enc, False, answerers)
-        if after is not None:         # the walk checked that a refusal changes nothing
-            thaw(enc, frozen)
-        if move.target == CLOSED:
-            if not kept:
-                assert (v.verdict, v.reason) == ("rejected", "trigger-passed")
-            continue
-        out.append((move, v.verdict, v.reason, after))
-    return tuple(out)
+    def _unchanged(self, index, move, base, message, verdict=None) -> bool:
+        # a StepError, or a refusal: the walk checks that it changed nothing
+        self._note(index, move, "error" if verdict is None else
+                   (verdict.verdict, verdict.reason, None))
+        return super()._unchanged(index, move, base, message, verdict)
+
+    def _arrive(self, index, book, move, data, verdict, serial, nxt):
+        self.reached = None
+        super()._arrive(index, book, move, data, verdict, serial, nxt)
+        after = ("state", self.reached) if self.reached is not None else \
+            ("picture", canonical(self.enc, False, self.answerers))
+        self._note(index, move, (verdict.verdict, verdict.reason, after))
+
+    def signature(self, index, pictures) -> tuple:
+        """Each move's outcome from state ``index`` (thawed) as the walk found
+        it, the state it led to by its reduced picture (``pictures``: each
+        numbered state's). Answers to the frame that left the stack last are
+        left out: whether there is one is not part of the picture, and they
+        are refused unless it is kept open (kept frames are answered by moves
+        of their own)."""
+        enc, out = self.enc, []
+        kept = bool(enc.past_order) and enc.past[enc.past_order[-1]].kept
+        for move in self.alphabet.moves(enc):
+            outcome = self.gave[index, move]
+            if move.target == CLOSED:
+                if not kept:
+                    assert outcome[:2] == ("rejected", "trigger-passed")
+                continue
+            if outcome != "error" and outcome[2] is not None:
+                how, after = outcome[2]
+                outcome = (*outcome[:2], pictures[after] if how == "state" else after)
+            out.append((move, outcome))
+        return tuple(out)
 
 
 @pytest.mark.parametrize("ruleset,rounds", [pytest.param("dnd4e", 1, marks=pytest.mark.slow),
@@ -192,22 +208,24 @@ def test_a_small_walk_is_clean_and_its_merged_states_answer_every_move_alike(rul
     every move the same verdict and lead to the same reduced state, so
     merging them loses nothing."""
     answerers = ("c2",)
-    walk = _Keeping(_small(ruleset, answerers=answerers, exact=True, rounds=rounds))
+    walk = _Keeping(_small(ruleset, answerers=answerers, exact=True, rounds=rounds), answerers)
     report = walk.run()
     assert report.violation is None and report.complete
     assert report.audit.gaps == []
     assert {cls for (_, _, cls) in report.audit.counts} == {"row", "refused"}
-    enc, members = walk.enc, {}
-    for frozen in walk.kept:
+    assert len(walk.kept) == report.states     # kept[i] is the state numbered i
+    enc, members, pictures = walk.enc, {}, []
+    for index, frozen in enumerate(walk.kept):
         thaw(enc, frozen)
-        members.setdefault(canonical(enc, False, answerers), []).append(frozen)
+        pictures.append(canonical(enc, False, answerers))
+        members.setdefault(pictures[-1], []).append(index)
     merged = [group for group in members.values() if len(group) > 1]
     assert merged and len(members) < len(walk.kept)
     for group in merged:                # a state alone under its key has nothing to match
         signatures = set()
-        for frozen in group:
-            thaw(enc, frozen)
-            signatures.add(_signature(enc, frozen, walk.alphabet.moves(enc), answerers))
+        for index in group:
+            thaw(enc, walk.kept[index])
+            signatures.add(walk.signature(index, pictures))
         assert len(signatures) == 1
 
 
