@@ -89,7 +89,9 @@ def test_an_engine_with_one_scene_bug_is_caught_and_shrunk(tmp_path):
                           cwd=ROOT, timeout=600)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     path, doc = _found(tmp_path)
-    assert len(doc["steps"]) <= 16      # 14 at seed 2: the turns around the shift are kept
+    # 19 at seed 2: the turns around the shift are kept, and the forced move the
+    # engine is caught after (14 when the bug was met after a move of one's own)
+    assert len(doc["steps"]) <= 20
     assert any("at" in c for c in doc["combatants"])
     assert any(s.get("shift") is True for s in doc["steps"])
     last = doc["steps"][-1]
@@ -113,6 +115,31 @@ def test_a_reaction_back_every_round_is_found_on_verdicts_alone(mistake, tmp_pat
     assert "disagrees with the reference" in capsys.readouterr().out
     _, doc = _found(tmp_path)
     assert any(s["do"] == "end-turn" for s in doc["steps"]), doc["steps"]
+
+
+@pytest.mark.parametrize("mistake,found_by", [
+    ("dnd5e:zoo-no-slot-limit", {"spell-slot-used"}),
+    # an opportunity action, or a readied one, which has nothing to answer either
+    ("dnd4e:zoo-forced-movement-provokes", {"not-provoked", "no-readied-action"})])
+def test_a_shared_budget_and_a_forced_move_are_found_on_verdicts_alone(mistake, found_by,
+                                                                        tmp_path):
+    """Two mistakes found within 150 timelines (seed 0) against an engine
+    reporting verdicts and reasons only: a second spell slot in a turn, which
+    takes a step of another kind with the same field as one taken (a spell
+    slot is spent by an action, a Bonus Action or a Reaction), and forced
+    movement provoking, which takes trying the answers the reference refuses
+    once someone was moved. The shrunk timeline ends on such a refusal. (As
+    a command: the timelines of a seed are those of the command, whatever
+    rulesets this process has loaded.)"""
+    program = f"{sys.executable} {MUTANT} {mistake} --verdicts --alone"
+    proc = subprocess.run([sys.executable, "-m", "fsm", "conformance", "--program", program,
+                           "--fuzz", "150", "--seed", "0", "--out", str(tmp_path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "disagrees with the reference" in proc.stdout
+    _, doc = _found(tmp_path)
+    assert doc["steps"][-1]["expect"]["reason"] in found_by, doc["steps"]
+    assert any(s.get("forced") for s in doc["steps"]) == ("forced" in mistake)
 
 
 def test_the_timelines_reach_the_whole_step_language():

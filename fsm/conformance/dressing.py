@@ -1,12 +1,14 @@
 """How the fuzzer varies a step beyond what the explorer's alphabet offers:
 dressed with fields the alphabet never sets, made forced movement on a scene,
-or made unreadable (each way an error of spec/FORMAT.md)."""
+or made unreadable (each way an error of spec/FORMAT.md); and which steps it
+tries again, or at once, where a mistaken budget or provocation would show."""
 
 from __future__ import annotations
 
 import random
 
 from ..engine.steps import makes_frame
+from ..errors import StepError
 
 
 def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
@@ -51,10 +53,18 @@ def dress(data: dict, enc, pick: random.Random, ids: list) -> dict:
 
 def forced(data: dict, enc, pick: random.Random, ids: list) -> dict:
     """An event on a scene as forced movement: someone pushed, pulled, slid
-    or teleported one square, to see whether it provokes."""
+    or teleported one square, to see whether it provokes; half the time away
+    from the others (a square as far from the nearest as one square can go:
+    out of a reach, most often)."""
     who = data.get("actor") or pick.choice(ids)
     x, y = enc.fighters[who].at
-    dx, dy = pick.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
+    ways = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    others = [f.at for c, f in enc.fighters.items() if c != who and f.at is not None]
+    if others and pick.randrange(2):
+        dx, dy = max(ways, key=lambda w: min(max(abs(x + w[0] - a), abs(y + w[1] - b))
+                                             for a, b in others))
+    else:
+        dx, dy = pick.choice(ways)
     return dict(data, actor=who, forced=pick.choice(enc.ruleset.scene.forced_kinds),
                 path=[[x + dx, y + dy]])
 
@@ -75,3 +85,40 @@ BREAKS = (
     lambda d, ids: dict(d, path=[[0, 0], [5, 5]]),                  # path-without-scene, bad-path
     lambda d, ids: dict(d, provokes=["nobody"]),                    # unknown-combatant
 )
+
+
+# -- what the fuzzer tries again --------------------------------------------------
+
+def alike(move, wanted) -> bool:
+    """Whether ``move`` is the step ``wanted``: (actor, kind), or (actor,
+    kind, fields) for one of another kind with one of those fields."""
+    if len(wanted) == 2:
+        return (move.actor, move.do) == wanted
+    return move.actor == wanted[0] and move.do != wanted[1] \
+        and not set(move.fields).isdisjoint(wanted[2])
+
+
+def refused_answers(rs, alphabet, enc, probe, moved: str, modelled) -> list:
+    """Each answer to the move (the frame on top) by another combatant that
+    the reference refuses, once someone was moved (pushed, teleported), as a
+    step the engine models: whether being moved provoked shows."""
+    out, top = {}, len(enc.stack) - 1
+    for m in alphabet.moves(enc):
+        if m.do in rs.answers and (m.actor, m.do) not in out and m.target == top \
+                and m.actor != moved:
+            data = m.render(enc)
+            try:
+                if modelled(data) and probe.try_step(data).verdict == "rejected":
+                    out[m.actor, m.do] = data
+            except StepError:
+                pass
+    return list(out.values())
+
+
+def turn_probes(rs, taken: list, active, limit: int) -> list:
+    """What to try again when a turn has begun, each when offered at once: the
+    last steps taken that answer something (a reaction or a readied action
+    spent before: back too soon, or firing again) or that the one now acting
+    may take (a budget of the turn)."""
+    recent = list(dict.fromkeys((a, k) for a, k, _ in reversed(taken)))
+    return [(a, k) for a, k in recent if k in rs.answers or a == active][:limit]

@@ -9,7 +9,11 @@ disrupt, an event, the end of the turn), each kind of step as likely as
 another, mostly among the steps the reference allows, sometimes among those
 it refuses, out of order included. Now and then the turn is brought to its
 end, and when a turn begins the last answers spent are tried again: every
-budget meets the moments it should, or should not, come back at.
+budget meets the moments it should, or should not, come back at. A step
+like one taken before may also be one of another kind with one of its
+fields (a budget two kinds share), and once someone was moved (forced
+movement), the answers the reference refuses are tried: whether it provoked
+shows.
 Because the decoding runs on the reference, a shorter or smaller list still
 decodes to a valid timeline, and Hypothesis's shrinking finds the shortest
 one the engine gets wrong. It is written as a vector with every expectation
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 
 from ..errors import ERROR_CODES, EngineError, StepError
 from .engine import Engine
-from .dressing import BREAKS, dress, forced
+from .dressing import BREAKS, alike, dress, forced, refused_answers, turn_probes
 from .hello import beyond_support
 from .vectors import SCENE, judge, public_vector, unsupported
 from ..engine import Encounter
@@ -50,11 +54,13 @@ ALLOWED_SHARE = 4      # one choice in ALLOWED_SHARE asks for a refused step
 MOVING_ON = (END_TURN, RESOLVE, CONTINUE)
 TURN_SHARE = 5         # of TURN_SHARE choices, one brings the turn to its end (over the steps
                        # it takes: what is pending resolved first),
-                       # one for a step like one taken before (its actor and kind again)
+                       # one for a step like one taken before (its actor and kind again,
+                       # or, half the time, one of the last few's actor and a field on
+                       # another kind: a budget two kinds share, such as 5e's spell slot)
 DRESS_SHARE = 3        # one step in DRESS_SHARE is dressed with fields the alphabet never sets
 ERROR_SHARE = 40       # one step in ERROR_SHARE is made unreadable (and ends the timeline)
 TRIES = 12             # candidates judged, at most, in the search for a step of the kind wanted
-PROBES = 2             # when the turn moves on, steps like those last taken (see _probes) are
+PROBES = 2             # when the turn moves on, steps like those last taken (turn_probes) are
                        # tried at once, one a choice, whatever the verdict (those not offered
                        # lapse): a budget back too soon, or a readied action firing again, shows
 
@@ -138,9 +144,16 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         return beyond_support({"steps": [data]}, entry) is None
 
     kinds = {k for k in rs.table.kinds if modelled({"do": k})}    # the kinds it models
-    steps, taken = [], []         # taken: (actor, kind) of each step that happened
+    steps, taken = [], []         # taken: (actor, kind, fields) of each step that happened
     probes: list = []             # (actor, kind) to try again, the turn having moved on
     ending = False                # the turn is being brought to its end
+
+    def record(data, verdict):
+        if language is not None:
+            language.saw(data, verdict.verdict, ruleset)
+        expect = {"verdict": verdict.verdict, "reason": verdict.reason, **enc.facts()}
+        steps.append(dict(data, expect=expect))
+
     for choice in drawn:
         moves = [m for m in alphabet.moves(enc) if m.do in kinds]
         if not moves:
@@ -170,12 +183,15 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         if offered:
             wanted = offered[0]
         if wanted is None and choice % TURN_SHARE == 2 and taken:
-            wanted = taken[(choice // TURN_SHARE) % len(taken)]
+            wanted = taken[(choice // TURN_SHARE) % len(taken)][:2]
+            fielded = [t for t in taken[-3:] if t[2]]
+            if fielded and choice // TURN_SHARE % 2:     # a budget another kind shares
+                wanted = fielded[choice // TURN_SHARE // 2 % len(fielded)]
         if wanted is not None:
             # the same combatant tries the same kind of step again, whatever the
             # verdict: whether a budget spent before has come back shows (answers
             # to the frame on top first: the alphabet lists the stack bottom up)
-            same = [i for i, m in enumerate(moves) if (m.actor, m.do) == wanted][::-1]
+            same = [i for i, m in enumerate(moves) if alike(m, wanted)][::-1]
             order, again = same[:TRIES] + order, bool(same)
         data = readable = None
         for i in order:
@@ -186,13 +202,14 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
                 refused = probe.try_step(candidate).verdict == "rejected"
             except StepError:          # a path onto a square someone stands on, say
                 continue
-            readable = readable or candidate
+            readable = readable or (candidate, moves[i])
             if again or refused == want_refused:
-                data = candidate
+                data = (candidate, moves[i])
                 break
         data = data or readable
         if data is None:
             break
+        data, drawn_move = data
         pick = random.Random(choice)
         broken = pick.randrange(ERROR_SHARE) == 0
         if broken:
@@ -214,15 +231,19 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             if language is not None:
                 language.saw(data, "error " + exc.code, ruleset)
             break
-        if language is not None:
-            language.saw(data, verdict.verdict, ruleset)
-        expect = {"verdict": verdict.verdict, "reason": verdict.reason, **enc.facts()}
-        steps.append(dict(data, expect=expect))
+        record(data, verdict)
         if verdict.verdict != "rejected" and data.get("actor") is not None:
-            taken.append((data["actor"], data["do"]))
+            taken.append((data["actor"], data["do"], drawn_move.fields))
+            if data["do"] == EVENT and "forced" in data:
+                # someone was moved: an answer to it that the reference refuses, at once
+                # and beside the choices (refused, it changes nothing later steps read)
+                for extra in refused_answers(rs, alphabet, enc, probe, data["actor"],
+                                              modelled):
+                    record(extra, enc.step(extra))
+                    probe.step(extra)
         if enc.turn_serial != serial:         # a new turn: what the last actors spent, again
             ending = False
-            probes = _probes(rs, taken, enc.active)
+            probes = turn_probes(rs, taken, enc.active, PROBES)
     body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
     doc = {"format": FORMAT, "id": f"fuzz-{ruleset}-{hashlib.sha256(body).hexdigest()[:10]}",
            "ruleset": ruleset, "description": "Found by fsm conformance --fuzz: the first "
@@ -231,15 +252,6 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     if options:
         doc["options"] = options
     return doc
-
-
-def _probes(rs, taken: list, active) -> list:
-    """What to try again when a turn has begun, each when offered at once: the
-    last steps taken that answer something (a reaction or a readied action
-    spent before: back too soon, or firing again) or that the one now acting
-    may take (a budget of the turn)."""
-    recent = list(dict.fromkeys(reversed(taken)))
-    return [(a, k) for a, k in recent if k in rs.answers or a == active][:PROBES]
 
 
 class Language:
