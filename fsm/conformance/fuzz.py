@@ -131,6 +131,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     combatants = combatants_for(Config(ruleset, combatants=2 + head[0] % 4, grid=scene))
     combatants = _conditions(rs, combatants, head[2])
     enc = Encounter(ruleset, combatants, options=options)
+    enc.wording = False         # the expectations are verdicts, reasons and facts
     # the search for a step of the kind wanted tries many: the lean walker
     # answers those, the machine judges the step taken (its expectations)
     probe = Encounter(ruleset, combatants, options=options, dispatcher="lean")
