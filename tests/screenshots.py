@@ -60,7 +60,7 @@ def _shoot(driver, url, name, scroll_to=None):
 
 
 def _builder(driver, base):
-    """The builder with a 5e question clicked in: the orc's attack declared,
+    """The builder with a 5e question clicked in: the goblin's attack declared,
     the wizard's Shield offered before it takes effect."""
     sys.path.insert(0, str(ROOT / "tests"))
     from builder_driver import Player
