@@ -31,8 +31,6 @@ OVER = {
                                   "its mover, its kind and its square, and two walks",
     "5e-no-opportunity-attack-for-stepping-closer": "a walk with a corner, clicked square "
                                                     "by square in its details",
-    "pf2-turn-economy": "a one-part activity chosen in its details, and a refused action of "
-                        "another combatant's, asked from the folded list",
 }
 
 

@@ -364,8 +364,9 @@ class Menu:
         (a two-action activity), else one, and one per value the ruleset's
         words suggest for a free-text field (what is readied)."""
         variants = [{}]
-        if spec is not None and spec.cost_field:
-            variants = [{"cost": n} for n in range(COST_RANGE[0], COST_RANGE[1] + 1)]
+        if spec is not None and spec.cost_field:     # and, past one action, in one part
+            variants = [{"cost": n} for n in range(COST_RANGE[0], COST_RANGE[1] + 1)] + \
+                [{"cost": n, "parts": 1} for n in range(COST_RANGE[0] + 1, COST_RANGE[1] + 1)]
         for name in spec.text_fields if spec is not None and cid == active else ():
             variants += [{name: value} for value in self.rs.words.suggest.get(name, ())]
         if cid != active:

@@ -162,6 +162,8 @@ class Namer:
             n = data.get(key)
             if isinstance(n, int) and not isinstance(n, bool) and (n > 1 or key == "cost"):
                 out.append(f"{n} {one if n == 1 else many}")
+        if data.get("parts") == 1 and isinstance(data.get("cost"), int) and data["cost"] > 1:
+            out.append("in one go")         # one part for all its actions (a spell)
         for flag in sorted(f for f in self.rs.flag_fields if isinstance(data.get(f), bool)):
             words = self.w.flags if data[flag] else self.w.unflags
             if data[flag] or flag in words:
