@@ -361,10 +361,11 @@ class Menu:
 
     def _turn_choices(self, kind, cid, active, spec) -> list:
         """(choice, step) of a turn's step: one per cost when it has a cost
-        (a two-action activity), else one, and one per value the ruleset's
-        words suggest for a free-text field (what is readied)."""
+        (a two-action activity), and past one action one more in one part (as
+        a spell is), else one; and one per value the ruleset's words suggest
+        for a free-text field (what is readied)."""
         variants = [{}]
-        if spec is not None and spec.cost_field:     # and, past one action, in one part
+        if spec is not None and spec.cost_field:
             variants = [{"cost": n} for n in range(COST_RANGE[0], COST_RANGE[1] + 1)] + \
                 [{"cost": n, "parts": 1} for n in range(COST_RANGE[0] + 1, COST_RANGE[1] + 1)]
         for name in spec.text_fields if spec is not None and cid == active else ():
