@@ -102,18 +102,28 @@ def test_an_engine_with_one_scene_bug_is_caught_and_shrunk(tmp_path):
 MUTANT = ROOT / "tests" / "engines" / "mutant_engine.py"
 
 
+def _fuzz_found(mistake, out) -> dict:
+    """The vector that 150 timelines (seed 0) find against the zoo's engine
+    with ``mistake``, reporting verdicts and reasons only, for one game. As a
+    command: the timelines of a seed are those of the command, whatever
+    rulesets this process has loaded."""
+    program = f"{sys.executable} {MUTANT} {mistake} --verdicts --alone"
+    proc = subprocess.run([sys.executable, "-m", "fsm", "conformance", "--program", program,
+                           "--fuzz", "150", "--seed", "0", "--out", str(out)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "disagrees with the reference" in proc.stdout
+    return _found(out)[1]
+
+
 @pytest.mark.parametrize("mistake", ["pf2e:zoo-reactions-reset-per-round",
                                      "dnd5e:zoo-reactions-reset-per-round"])
-def test_a_reaction_back_every_round_is_found_on_verdicts_alone(mistake, tmp_path, capsys):
+def test_a_reaction_back_every_round_is_found_on_verdicts_alone(mistake, tmp_path):
     """The trackers' classic mistake (every reaction back when a round starts)
     is found by the fuzzer within 150 timelines (seed 0) against an engine
     reporting verdicts and reasons only, for one game, because timelines play
     turns to their end (without that, PF2's is not found)."""
-    program = f"{sys.executable} {MUTANT} {mistake} --verdicts --alone"
-    assert main(["conformance", "--program", program, "--fuzz", "150",
-                 "--seed", "0", "--out", str(tmp_path)]) == 1
-    assert "disagrees with the reference" in capsys.readouterr().out
-    _, doc = _found(tmp_path)
+    doc = _fuzz_found(mistake, tmp_path)
     assert any(s["do"] == "end-turn" for s in doc["steps"]), doc["steps"]
 
 
@@ -128,16 +138,8 @@ def test_a_shared_budget_and_a_forced_move_are_found_on_verdicts_alone(mistake, 
     takes a step of another kind with the same field as one taken (a spell
     slot is spent by an action, a Bonus Action or a Reaction), and forced
     movement provoking, which takes trying the answers the reference refuses
-    once someone was moved. The shrunk timeline ends on such a refusal. (As
-    a command: the timelines of a seed are those of the command, whatever
-    rulesets this process has loaded.)"""
-    program = f"{sys.executable} {MUTANT} {mistake} --verdicts --alone"
-    proc = subprocess.run([sys.executable, "-m", "fsm", "conformance", "--program", program,
-                           "--fuzz", "150", "--seed", "0", "--out", str(tmp_path)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "disagrees with the reference" in proc.stdout
-    _, doc = _found(tmp_path)
+    once someone was moved. The shrunk timeline ends on such a refusal."""
+    doc = _fuzz_found(mistake, tmp_path)
     assert doc["steps"][-1]["expect"]["reason"] in found_by, doc["steps"]
     assert any(s.get("forced") for s in doc["steps"]) == ("forced" in mistake)
 
