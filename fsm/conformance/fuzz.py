@@ -236,8 +236,8 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         if verdict.verdict != "rejected" and data.get("actor") is not None:
             taken.append((data["actor"], data["do"], drawn_move.fields))
             if data["do"] == EVENT and "forced" in data:
-                # someone was moved: an answer to it that the reference refuses, at once
-                # and beside the choices (refused, it changes nothing later steps read)
+                # someone was moved: the answers to it that the reference refuses, at
+                # once and beside the choices (refused, they change nothing later read)
                 for extra in refused_answers(rs, alphabet, enc, probe, data["actor"],
                                               modelled):
                     record(extra, enc.step(extra))
