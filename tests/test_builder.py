@@ -208,3 +208,20 @@ def test_the_form_offers_what_a_feature_pays_with():
     text = _edit(text, op="add-step", step={"actor": "rogue", "do": "action",
                                             "additional": True})
     assert _verdicts(text)[-1][0] == "allowed"
+
+
+def test_a_pf2_activity_past_one_action_is_offered_in_one_go_too():
+    """Each cost of an activity, and past one action the same cost in one
+    part (as a spell is), each named apart."""
+    text = json.dumps({"format": 1, "ruleset": "pf2e", "steps": [],
+                       "combatants": [{"id": "kyra", "side": "heroes"},
+                                      {"id": "ogre", "side": "monsters"}]})
+    mine = {c["label"]: c["steps"][0] for c in _choices(menu(text))
+            if c["steps"][0].get("do") == "activity" and c["steps"][0]["actor"] == "kyra"}
+    assert mine == {"Activity (1 action)": {"actor": "kyra", "do": "activity", "cost": 1},
+                    "Activity (2 actions)": {"actor": "kyra", "do": "activity", "cost": 2},
+                    "Activity (3 actions)": {"actor": "kyra", "do": "activity", "cost": 3},
+                    "Activity (2 actions, in one go)":
+                        {"actor": "kyra", "do": "activity", "cost": 2, "parts": 1},
+                    "Activity (3 actions, in one go)":
+                        {"actor": "kyra", "do": "activity", "cost": 3, "parts": 1}}

@@ -28,16 +28,15 @@ class Words:
     name, how it counts: :data:`COUNT`, :data:`USED`, :data:`FEET` or
     :data:`WHAT`); ``flags``: a true/false field of a step -> what it adds
     to the step's name; ``unflags``: the same for the fields whose ``false``
-    says something too (a condition that ends) -> what that adds;
-    ``hints``: a step kind or flag -> a longer word on what it is or when it
-    comes, for the builder's buttons; ``fields``: a
-    combatant's field -> what the builder calls it; ``labels``: an ``on`` label -> when the answer
-    comes, with ``{actor}``; ``suggest``: a free-text field of a step -> the
-    values players mostly give it (each offered as a step of its own);
-    ``provokes``: how a stated provocation reads,
-    with ``{mover}`` and ``{who}``; ``only_moves_provoke``: whether only a
-    move may be said to provoke (the builder offers it for nothing else);
-    ``reasons``: reason code -> the
+    says something too (a condition that ends) -> what that adds; ``hints``:
+    a step kind or flag -> a longer word on what it is or when it comes, for
+    the builder's buttons; ``fields``: a combatant's field -> what the
+    builder calls it; ``labels``: an ``on`` label -> when the answer comes,
+    with ``{actor}``; ``suggest``: a free-text field of a step -> the values
+    players mostly give it (each offered as a step of its own); ``provokes``:
+    how a stated provocation reads, with ``{mover}`` and ``{who}``;
+    ``only_moves_provoke``: whether only a move may be said to provoke (the
+    builder offers it for nothing else); ``reasons``: reason code -> the
     sentence a player would say of the refusal."""
 
     kinds: dict = field(default_factory=dict)

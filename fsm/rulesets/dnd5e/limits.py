@@ -314,10 +314,8 @@ def spend_movement(enc, st):
     costs = square_feet(enc, st)
     f = enc.fighters[st.actor]
     f.movement -= sum(costs)
-    if any(cost != FEET_PER_SQUARE for cost in costs):
-        f.move_feet = (st.fid, tuple(costs))
-    elif f.move_feet is not None:
-        f.move_feet = None
+    f.move_feet = (st.fid, tuple(costs)) if any(cost != FEET_PER_SQUARE for cost in costs) \
+        else None
 
 
 def dash(enc, st):
@@ -390,8 +388,7 @@ def refresh(enc, st):
     f.action_used = f.bonus_used = f.interaction_used = f.disengaged = False
     f.reaction_used = f.additional_used = False
     f.movement = f.speed
-    if f.move_feet is not None:
-        f.move_feet = None
+    f.move_feet = None
     if f.readied is not None:
         held = "the spell it readied dissipates" if f.readied_spell else "it lapses"
         st.outcomes.notes.append(f"{f.id}'s turn starts with {f.readied} still readied: "
