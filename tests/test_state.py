@@ -53,3 +53,21 @@ def test_a_snapshot_restored_gives_the_fingerprint_back():
     assert enc.fingerprint() != before
     enc.restore(snap)
     assert enc.fingerprint() == before
+
+
+def test_a_step_tried_is_kept_only_when_its_verdict_suits():
+    """step_if: a step kept leaves the encounter as step() would (the next
+    step's id included); one not kept leaves it as it was, a journal
+    included (a fighter the step moved is put back)."""
+    enc, same = _busy(), _busy()
+    before = enc.fingerprint()
+    seen = []
+    v = enc.step_if({"do": "resolve"}, lambda v: seen.append(v.verdict) or False)
+    assert seen == ["allowed"] and v.verdict == "allowed"
+    assert enc.fingerprint() == before and enc.journal.open == []
+    assert enc.step_if({"do": "resolve"}, lambda v: True).verdict == "allowed"
+    same.step({"do": "resolve"})
+    assert enc.fingerprint() == same.fingerprint() and enc.journal.open == []
+    assert enc.steps_seen == same.steps_seen
+    step = {"actor": "ayla", "do": "standard"}
+    assert enc.step(step) == same.step(step)          # s<N> ids alike after

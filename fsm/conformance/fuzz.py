@@ -194,30 +194,40 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
             # to the frame on top first: the alphabet lists the stack bottom up)
             same = [i for i, m in enumerate(moves) if alike(m, wanted)][::-1]
             order, again = same[:TRIES] + order, bool(same)
+        pick = random.Random(choice)
+        broken = pick.randrange(ERROR_SHARE) == 0
+        dressing = not broken and pick.randrange(DRESS_SHARE) == 0
+
+        def suits(verdict, plain: bool) -> bool:
+            # the probe keeps the step it judged when it is the one taken, as it is
+            # (not broken or dressed; an event on a grid may yet be given a forced path)
+            return plain and (again or (verdict.verdict == "rejected") == want_refused)
+
         data = readable = None
+        kept = False
         for i in order:
             candidate = moves[i].render(enc)
             if not modelled(candidate):
                 continue
+            plain = not broken and not dressing and not (candidate["do"] == EVENT and enc.scene)
             try:
-                refused = probe.try_step(candidate).verdict == "rejected"
+                refused = probe.step_if(candidate, lambda v: suits(v, plain)).verdict \
+                    == "rejected"
             except StepError:          # a path onto a square someone stands on, say
                 continue
             readable = readable or (candidate, moves[i])
             if again or refused == want_refused:
-                data = (candidate, moves[i])
+                data, kept = (candidate, moves[i]), plain
                 break
         data = data or readable
         if data is None:
             break
         data, drawn_move = data
-        pick = random.Random(choice)
-        broken = pick.randrange(ERROR_SHARE) == 0
         if broken:
             broken_data = BREAKS[pick.randrange(len(BREAKS))](data, ids)
             if modelled(broken_data):
                 data = broken_data
-        elif pick.randrange(DRESS_SHARE) == 0:
+        elif dressing:
             dressed = dress(data, enc, pick, ids)
             data = dressed if modelled(dressed) else data
         elif data["do"] == EVENT and enc.scene and pick.randrange(2):
@@ -226,7 +236,8 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         serial = enc.turn_serial
         try:
             verdict = enc.step(data)
-            probe.step(data)
+            if not kept:
+                probe.step(data)
         except StepError as exc:
             steps.append(dict(data, expect={"error": exc.code}))
             if language is not None:

@@ -34,8 +34,8 @@ from .steps import fields_of, text_fields_of
 from .verdict import Verdict
 
 
-@one_call_at_a_time("step", "try_step", "possible", "snapshot", "restore", "fingerprint",
-                    "facts", "budgets", "outcomes", "prune", "forget_history")
+@one_call_at_a_time("step", "try_step", "step_if", "possible", "snapshot", "restore",
+                    "fingerprint", "facts", "budgets", "outcomes", "prune", "forget_history")
 class Encounter(History, Adjudication):
     """One combat encounter under one ruleset (a name, or a Ruleset value). Threads
     may share it: a call waits while another thread's call runs, then sees what it
@@ -130,6 +130,24 @@ class Encounter(History, Adjudication):
         finally:
             S.restore(self, snap)
             self.steps_seen = seen
+
+    def step_if(self, data, keep) -> Verdict:
+        """The verdict ``data`` gets now, the step kept only if ``keep(verdict)``
+        is true: else the encounter is left unchanged, as by :meth:`try_step`
+        (a search that tries steps until one suits keeps that one without
+        playing it twice)."""
+        snap, seen = S.snapshot(self), self.steps_seen
+        kept = False
+        try:
+            verdict = self.step(data)
+            kept = bool(keep(verdict))
+            return verdict
+        finally:
+            if kept:
+                S.release(self, snap)
+            else:
+                S.restore(self, snap)
+                self.steps_seen = seen
 
     def possible(self, *, share: bool = True):
         """What may happen now (see :func:`fsm.engine.query.possible`)."""

@@ -83,22 +83,38 @@ class Alphabet:
         stack_moves = first + sorted(ruleset.stack_moves - set(first))
         last = [k for k in LAST_MOVES if k in ruleset.table.kinds]
         self.fixed = _turn_moves(ruleset, ids, grid) + [Move(k) for k in stack_moves + last]
+        self._made: dict = {}
 
     def moves(self, enc) -> list:
         out = list(self.fixed)
-        someone = self.responders[-1]
         for pos, frame in enumerate(enc.stack):
-            labels = frame.labels if self.labelled and len(frame.labels) > 1 else (None,)
-            for kind in self.responses:
-                for actor in self.responders:
-                    out.extend(Move(kind, actor, target=pos, on=label) for label in labels)
-            for kind, fields in self.grid_answers:
-                out.extend(Move(kind, actor, fields, target=pos) for actor in self.responders)
+            labels = tuple(frame.labels) if self.labelled and len(frame.labels) > 1 else (None,)
+            out.extend(self._answers(pos, labels))
         for i in range(len(enc.kept)):
-            for kind in self.responses:
-                out.extend(Move(kind, actor, target=KEPT - i) for actor in self.responders)
+            out.extend(self._answers(KEPT - i, None))
         if enc.past_order:
-            out.extend(Move(kind, someone, target=CLOSED) for kind in self.responses)
+            out.extend(self._answers(CLOSED, None))
         if not enc.stack:
-            out.extend(Move(kind, someone) for kind in self.responses)
+            out.extend(self._answers(None, None))
         return out
+
+    def _answers(self, target, labels) -> list:
+        """The answers to one target (a stack position with its trigger labels,
+        a kept frame, the frame gone last, nothing), made once: every state
+        with that target offers the same."""
+        key = (target, labels)
+        got = self._made.get(key)
+        if got is None:
+            if labels is not None:          # a frame on the stack
+                got = [Move(kind, actor, target=target, on=label) for kind in self.responses
+                       for actor in self.responders for label in labels]
+                got += [Move(kind, actor, fields, target=target)
+                        for kind, fields in self.grid_answers for actor in self.responders]
+            elif target is not None and target <= KEPT:
+                got = [Move(kind, actor, target=target) for kind in self.responses
+                       for actor in self.responders]
+            else:                           # the frame gone last, or nothing: by one
+                got = [Move(kind, self.responders[-1], target=target)
+                       for kind in self.responses]
+            self._made[key] = got
+        return got
