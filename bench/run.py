@@ -5,8 +5,9 @@ Absolute speeds depend on the machine; the ratios (fsm against the raw
 combatants are added, cold start against a bare ``import transitions``)
 are what bench/README.md compares with its targets. Adjudication is
 measured in ``adjudication.py``, exploration in ``exploring.py``, the split
-of a walk among owners in ``split.py``, the live checker's start in
-``live.py``; ``report.py`` prints the table.
+of a walk among owners in ``split.py``, the start from an installed wheel
+in ``startup.py``, the live checker's start in ``live.py``; ``report.py``
+prints the table.
 
     python bench/run.py            # everything (several minutes)
     python bench/run.py --quick    # a smoke run: smaller explorations
@@ -37,6 +38,7 @@ from fsm import Encounter  # noqa: E402
 from fsm.scenario import load  # noqa: E402
 
 import split  # noqa: E402  (bench/split.py)
+import startup  # noqa: E402  (bench/startup.py)
 from adjudication import (COMBATANTS, VECTORS, LeanEncounter, adjudicate,  # noqa: E402
                           adjudication, ordinary_turns, realistic_workload)
 from exploring import bigger_bounds, exploration, reduction  # noqa: E402
@@ -329,6 +331,9 @@ def main(argv=None) -> int:
     results["realistic"] = adjudicate(realistic_workload(1 if args.smoke else 10), repeat)
     print("cold start, memory, suite...", file=sys.stderr)
     results["cold_start"] = cold_start(repeat)
+    if not args.smoke:          # building and installing the wheel takes seconds
+        print("start from a wheel...", file=sys.stderr)
+        results["wheel_start"] = startup.wheel_start(repeat)
     results["memory"] = memory()
     results["construction"] = construction(50 if args.smoke else 1000, repeat)
     results["suite"] = suite(100 if args.smoke else None)

@@ -13,6 +13,8 @@ import pytest
 from fsm import spec as S
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import startup  # noqa: E402  (bench/startup.py)
 
 
 def _run(cmd, **kw):
@@ -24,33 +26,15 @@ def _run(cmd, **kw):
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """A venv with the project's wheel installed in it, built from a copy of
-    the sources. The venv finds the dependencies (and pip) in this
-    interpreter's site-packages, listed after its own in a .pth file, so it
-    works whether the tests run in a venv or not."""
+    the sources, as the bench builds it (bench/startup.py): the venv finds the
+    dependencies (and pip) in this interpreter's site-packages, listed after
+    its own in a .pth file, so it works whether the tests run in a venv or not."""
     tmp = tmp_path_factory.mktemp("wheel")
-    src = tmp / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, src / name)
-    for name in ("fsm", "spec"):
-        shutil.copytree(ROOT / name, src / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp / "dist"),
-          str(src)])
-    wheel = next((tmp / "dist").glob("*.whl"))
-    venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
-    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    bindir = startup.install(tmp)
     python = bindir / ("python.exe" if os.name == "nt" else "python")
-    own = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
-    outer = [p for p in (*site.getsitepackages(), site.getusersitepackages())
-             if os.path.isdir(p)]
-    Path(own.stdout.strip(), "outer-packages.pth").write_text("\n".join(outer) + "\n")
-    _run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-          "--ignore-installed", str(wheel)])
     away = tmp / "elsewhere"          # a working directory with no spec/ in it
     away.mkdir()
-    return python, venv, away
+    return python, bindir.parent, away
 
 
 def test_the_wheel_finds_its_own_spec_under_share(installed):
@@ -70,6 +54,18 @@ def test_the_installed_fsm_runs_every_vector_outside_a_checkout(installed):
     count = len(collect(None))      # the vectors, the generated ones and the scenarios
     assert proc.returncode == 0, proc.stdout[-1000:] + proc.stderr[-1000:]
     assert proc.stdout.strip().splitlines()[-1] == f"{count} passed, 0 failed, 0 skipped"
+
+
+def test_the_bench_times_a_gallery_check_by_the_installed_script(installed):
+    """bench/startup.py's figures come from a check that passed, run by the
+    console script the wheel installed, in a folder of its own."""
+    python, venv, away = installed
+    folder = away / "bench"
+    folder.mkdir()
+    figures = startup.timed(python.parent, folder, repeat=1)
+    assert figures["question"] == startup.QUESTION.stem
+    assert all(figures[k] > 0 for k in ("fsm_check", "import_transitions", "python"))
+    assert (python.parent / "fsm").is_file() or (python.parent / "fsm.exe").is_file()
 
 
 def test_the_readmes_library_examples_run_from_the_wheel(installed):
