@@ -141,3 +141,48 @@ def test_no_code_sets_a_private_attribute_of_another_object(path):
            if isinstance(target, ast.Attribute) and _private([target.attr])
            and not (isinstance(target.value, ast.Name) and target.value.id in ("self", "cls"))]
     assert bad == []
+
+
+def _reaches(tree) -> dict:
+    """``enc.<name>`` in a module: name -> the first line it is on."""
+    out: dict = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "enc":
+            out.setdefault(node.attr, node.lineno)
+    return out
+
+
+RULESET_MODULES = sorted((PACKAGE / "rulesets").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", RULESET_MODULES,
+                         ids=lambda p: str(p.relative_to(PACKAGE / "rulesets")))
+def test_a_ruleset_touches_only_the_board(path):
+    """Guards, effects and tools see the encounter through the board's
+    documented names (fsm/engine/board.py), and never assign one."""
+    from fsm.engine.board import INTERFACE
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    past = {name: line for name, line in _reaches(tree).items() if name not in INTERFACE}
+    assert past == {}, f"{path.name} reaches past the board: {past}"
+    assigned = [node.lineno for node in ast.walk(tree) if isinstance(node, (ast.Assign,
+                                                                          ast.AugAssign))
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == "enc"]
+    assert assigned == []
+
+
+def test_the_board_lists_what_the_encounter_has_and_the_rulesets_use():
+    """Each name of the board is the encounter's, and some ruleset uses it
+    (a name nobody uses is dropped from the list); the scan would notice a
+    reach past it."""
+    from fsm import Encounter
+    from fsm.engine.board import INTERFACE
+    enc = Encounter("dnd4e", [("a", "x"), ("b", "y")])
+    assert [n for n in INTERFACE if not hasattr(enc, n)] == []
+    used = set()
+    for path in RULESET_MODULES:
+        used |= set(_reaches(ast.parse(path.read_text(encoding="utf-8"))))
+    assert set(INTERFACE) - used == set()
+    assert set(_reaches(ast.parse("def g(enc, st):\n    return enc.log[-1]\n"))) == {"log"}

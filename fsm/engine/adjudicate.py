@@ -11,9 +11,9 @@ from ..errors import StepError, TableGap
 from . import state as S
 from .frames import TURN_KINDS, TURN_START, moment_id
 from .guard import Outcomes
-from .rows import AFTER, ENDING, STARTING
+from .rows import AFTER, END_TURN, ENDING, STARTING
 from .steps import parse
-from .turn import turn_ended
+from .turn import turn_ended, whose_turn
 from .verdict import ALLOWED, GM_VERDICT, REJECTED, Verdict, fill
 
 # Phases from which a machine row may fire before a step (see _settle).
@@ -26,6 +26,10 @@ class Adjudication:
     def step(self, data) -> Verdict:
         """Adjudicate one step; see the module docstring."""
         st = parse(self, data, self.steps_seen + 1)
+        if st.actor is None and st.kind == END_TURN:
+            # the active combatant; once its turn-end moment is on the stack, the
+            # next one in initiative order (T-NEXT-TURN)
+            st.actor = whose_turn(self)
         if st.responding:
             self._bind_answer(st)
         self.steps_seen += 1
@@ -43,12 +47,13 @@ class Adjudication:
                 S.release(self, snap)
         return verdict
 
-    def _fire(self, trigger, st) -> bool:
-        """Fire one machine row of ``trigger`` if its guards pass."""
+    def _fire(self, trigger, st, rows) -> bool:
+        """Fire one machine row of ``trigger`` (``rows``: those of the phase) if
+        its guards pass."""
         observer, source = self.observer, self.state
         if observer is not None and hasattr(observer, "on_firing"):
             observer.on_firing(self, trigger, st)
-        fired = self._dispatch.fire(self, trigger, st)
+        fired = self._dispatch.fire(self, trigger, st, rows)
         if fired and observer is not None and hasattr(observer, "on_transition"):
             observer.on_transition(self, trigger, source, self.state, st)
         return fired
@@ -58,10 +63,11 @@ class Adjudication:
         while one applies to the coming step: the stack and the turn moments
         settle before the step is judged (spec/TIMING.md, T-SETTLE)."""
         table = self.ruleset.table
-        machine, rows = table.machine_triggers, table.by_pair
+        machine, by_pair = table.machine_triggers, table.by_pair
         for _ in range(2 * len(self.stack) + 6):
             for trigger in machine:
-                if (self.state, trigger) in rows and self._fire(trigger, st):
+                rows = by_pair.get((self.state, trigger))
+                if rows and self._fire(trigger, st, rows):
                     break
             else:
                 return
@@ -95,7 +101,7 @@ class Adjudication:
             if snap is not None:
                 S.restore(self, snap)
             raise TableGap(f"no row decides {st.kind} in phase {self.state}")
-        if self._dispatch.fire(self, st.trigger, st):
+        if self._dispatch.fire(self, st.trigger, st, rows):
             if st.outcomes.gm:
                 g, rules = st.outcomes.gm[0]
                 if st.ruling == "deny":

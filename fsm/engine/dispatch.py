@@ -1,14 +1,15 @@
 """How a fired step finds its row: through a ``transitions`` machine, or by
 walking the table itself.
 
-Both dispatchers read the same rows in the same order: the rows for
-(phase, trigger) in table order, each row's guards in order (stopping at the
-first that fails, a guard's answer counted by :func:`fsm.engine.guard.judge`),
-then the phase change, then the row's effects. ``transitions`` is the
-reference (the pictures are drawn from the same rows by :mod:`fsm.diagrams`,
-not by ``transitions``); the lean walker runs the explorer's
-millions of steps at several times the speed. A differential test keeps the
-two in step.
+The encounter looks a step's rows up once, the rows for (phase, trigger)
+in table order, and hands them over: the lean walker walks those, the
+``transitions`` machine finds the same by the trigger. Both read them in
+the same order: each row's guards in order (stopping at the first that
+fails, a guard's answer counted by :func:`fsm.engine.guard.judge`), then the
+phase change, then the row's effects. ``transitions`` is the reference (the
+pictures are drawn from the same rows by :mod:`fsm.diagrams`, not by
+``transitions``); the lean walker runs the explorer's millions of steps at
+several times the speed. A differential test keeps the two in step.
 """
 
 from __future__ import annotations
@@ -63,7 +64,6 @@ def machine_transitions(rows) -> list[dict]:
 
 
 _MACHINES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_LEAN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def ruleset_machine(ruleset) -> Machine:
@@ -94,45 +94,32 @@ class TransitionsDispatch:
         self.machine.remove_model(enc)
 
     @staticmethod
-    def fire(enc, trigger: str, step) -> bool:
+    def fire(enc, trigger: str, step, rows) -> bool:
+        # the machine finds the same rows by the trigger itself
         return enc.trigger(trigger, step=step)
 
 
-def _lean_index(ruleset) -> dict:
-    """(phase, trigger) -> ((dest, ((guard, rules), ...), effects), ...)."""
-    index = _LEAN.get(ruleset)
-    if index is None:
-        index = {}
-        for pair, rows in ruleset.table.by_pair.items():
-            index[pair] = tuple(
-                (r.dest, r.guards, r.effects)
-                for r in rows)
-        _LEAN[ruleset] = index
-    return index
-
-
 class LeanDispatch:
-    """The same rows walked as a plain dict, without ``transitions``."""
+    """The rows the encounter looked up, walked without ``transitions``."""
 
     name = "lean"
 
     def bind(self, enc) -> None:
-        self.index = _lean_index(enc.ruleset)
         enc.state = STARTING
 
-    def fire(self, enc, trigger: str, step) -> bool:
-        rows = self.index.get((enc.state, trigger))
-        if rows is None:
+    @staticmethod
+    def fire(enc, trigger: str, step, rows) -> bool:
+        if not rows:
             raise MachineError(f"Can't trigger event {trigger} from state {enc.state}!")
-        for dest, guards, effects in rows:
+        for row in rows:
             if enc.explaining:
                 step.outcomes.passed.clear()
-            for g, rules in guards:
+            for g, rules in row.guards:
                 if not judge(enc, step, g, rules):
                     break
             else:
-                enc.state = dest
-                for effect in effects:
+                enc.state = row.dest
+                for effect in row.effects:
                     effect(enc, step)
                 return True
         return False

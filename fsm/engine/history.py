@@ -20,6 +20,14 @@ class History:
             return None
         return self.turns[serial - 1 - self.turns_base]
 
+    def events(self) -> list:
+        """What happened to frames, oldest first (the log: :meth:`note`)."""
+        return self.log
+
+    def left_stack(self) -> list:
+        """The frames that have left the stack and are remembered, the latest first."""
+        return [self.past[fid] for fid in reversed(self.past_order) if fid in self.past]
+
     def describe_turn(self, serial: int) -> str:
         known = self.turn_of(serial)
         if known is None:

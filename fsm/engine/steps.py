@@ -11,7 +11,6 @@ from . import scene
 from .frames import CARRIED, CARRIED_DEFAULTS, TURN_KINDS, carry
 from .guard import Outcomes
 from .rows import END_TURN
-from .turn import whose_turn
 
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
@@ -162,11 +161,7 @@ def parse(enc, data, index: int) -> Step:
     elif kind in rs.turn_actions or st.responding:
         raise StepError(f"{with_article(kind)} step needs an 'actor'", "actor",
                         "missing-actor")
-    elif kind == END_TURN:
-        # the active combatant; once its turn-end moment is on the stack, the next
-        # one in initiative order (T-NEXT-TURN)
-        actor = whose_turn(enc)
-    st.actor = actor
+    st.actor = actor            # an end-turn's, when not given: Adjudication.step
     _frame_id(enc, st, data, index)
     to = data.get("to")
     if to is not None:

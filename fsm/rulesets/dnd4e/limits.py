@@ -292,7 +292,7 @@ def _ahead_seen(enc, st):
     seen = c.target_seen(enc, st)
     t = st.target
     # the latest, on the stack or off it (it left as the stack moved on, T-LEAVE)
-    later = (*reversed(enc.stack), *(enc.past.get(i) for i in reversed(enc.past_order)))
+    later = (*reversed(enc.stack), *enc.left_stack())
     ahead = next((f for f in later if t is not None and f is not None and f.parent == t.id
                   and f.outcome == RESOLVED and resolves_ahead(enc, f)), None)
     seen["ahead"] = (f"{ahead.owner}'s {_AHEAD_WORDS[ahead.kind]} {ahead.id}"

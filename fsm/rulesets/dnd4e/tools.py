@@ -141,7 +141,7 @@ def _grid_problem(enc, data, verdict):
             return ("reaction-outside-the-move", f"{actor} answered {trigger.id} entering its "
                     f"reach outside the squares between entering and the end of the move",
                     ("4E-REACTION-MOVE", "4E-SCENE-GRID"))
-    for entry in enc.log:
+    for entry in enc.events():
         if entry["step"] != verdict.step or entry["event"] != RESOLVED \
                 or entry["kind"] not in INTERRUPTING:
             continue
@@ -211,8 +211,8 @@ def opportunity_once_per_round(enc, st):
     f = enc.fighters[st.actor]
     if f.opportunity_turn < 1:
         return True
-    index = f.opportunity_turn - 1 - enc.turns_base
-    return (enc.turns[index][0] if 0 <= index < len(enc.turns) else 0) != enc.round
+    known = enc.turn_of(f.opportunity_turn)
+    return (known[0] if known is not None else 0) != enc.round
 
 
 def _side(enc, actor):

@@ -178,7 +178,7 @@ def reaction_on_own_turn_only(enc, st):
 
 def free_once_per_turn(enc, st):
     """One triggered free action per turn (counted on the log of this turn)."""
-    for entry in reversed(enc.log):
+    for entry in reversed(enc.events()):
         if entry["turn"] != enc.turn_serial:
             break
         if entry["actor"] == st.actor and entry["kind"] == "free-response":
