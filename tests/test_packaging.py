@@ -44,6 +44,7 @@ def test_the_wheel_finds_its_own_spec_under_share(installed):
     assert Path(out[0]).resolve().is_relative_to(venv.resolve()), out
     assert Path(out[1]).resolve() == (venv / "share" / S.DATA_NAME).resolve(), out
     assert (venv / "share" / S.DATA_NAME / "spec" / "protocol.d.ts").is_file()
+    assert (Path(out[0]).parent / "conformance" / "report.css").is_file()   # --report's style
 
 
 def test_the_installed_fsm_runs_every_vector_outside_a_checkout(installed):

@@ -252,14 +252,10 @@ def markdown(outcomes, docs, engine: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-_STYLE = (
-    "body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
-    "padding:0 1rem;color:#222}h1{font-size:1.6rem;margin-bottom:.25rem}"
-    "table{border-collapse:collapse;width:100%;margin:1rem 0;display:block;overflow-x:auto}"
-    "th,td{border-bottom:1px solid #ddd;padding:.35rem .6rem;text-align:left;"
-    "vertical-align:top}th{background:#f4f4f4}code{font-size:.9em}"
-    "li{margin:.2rem 0}@media print{body{margin:0;max-width:none}a{color:inherit}}"
-)
+def _style() -> str:
+    """The report's style sheet (report.css beside this module)."""
+    from pathlib import Path
+    return (Path(__file__).with_name("report.css")).read_text(encoding="utf-8")
 
 
 def html_page(outcomes, docs, engine: str) -> str:
@@ -267,10 +263,9 @@ def html_page(outcomes, docs, engine: str) -> str:
     engine = safe(engine)
     outcomes = [replace(o, id=safe(o.id), message=safe(o.message)) for o in outcomes]
     rules = by_rule(outcomes, docs)
-    colour = {CONFORMS: "#1b7837", FAILS: "#b2182b", PARTIAL: "#8c510a", UNTESTED: "#6b6b6b"}
     rows = "\n".join(
         f"<tr><td>{html.escape(rid)}</td>"
-        f"<td style=\"color:{colour[status(e)]}\"><strong>{status(e)}</strong></td>"
+        f"<td class=\"{status(e)}\"><strong>{status(e)}</strong></td>"
         f"<td>{len(e[PASS])}</td><td>{len(e[FAIL])}</td><td>{len(e[CHARGED])}</td>"
         f"<td>{len(e[SKIP])}</td><td>{html.escape(', '.join(e[FAIL]))}</td></tr>"
         for rid, e in rules.items())
@@ -281,7 +276,7 @@ def html_page(outcomes, docs, engine: str) -> str:
     title = f"Conformance of {html.escape(engine)}"
     return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{title}</title><style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
+            f"<title>{title}</title><style>{_style()}</style></head><body>\n<h1>{title}</h1>\n"
             f"<p><strong>{html.escape(headline(outcomes, docs))}</strong></p>\n"
             f"<table><thead><tr><th>rule</th><th>status</th><th>passed</th><th>failed</th>"
             f"<th>charged</th><th>skipped</th><th>failing vectors</th></tr></thead><tbody>\n"
