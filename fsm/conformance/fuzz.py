@@ -31,7 +31,6 @@ timeline with an error expected. :class:`Language` counts what a run touched.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import random
 import time
@@ -137,7 +136,6 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
     probe = Encounter(ruleset, combatants, options=options, dispatcher="lean")
     probe.wording = False       # only its verdicts are read
     ids = [c["id"] for c in combatants]
-    alphabet = Alphabet(ruleset, ids, grid=scene)
     entry = (hello.get("rulesets") or {}).get(ruleset) or {}
 
     def modelled(data) -> bool:
@@ -145,6 +143,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         return beyond_support({"steps": [data]}, entry) is None
 
     kinds = {k for k in rs.table.kinds if modelled({"do": k})}    # the kinds it models
+    alphabet = Alphabet(ruleset, ids, grid=scene, kinds=kinds)
     steps, taken = [], []         # taken: (actor, kind, fields) of each step that happened
     probes: list = []             # (actor, kind) to try again, the turn having moved on
     ending = False                # the turn is being brought to its end
@@ -156,7 +155,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         steps.append(dict(data, expect=expect))
 
     for choice in drawn:
-        moves = [m for m in alphabet.moves(enc) if m.do in kinds]
+        moves = alphabet.moves(enc)
         if not moves:
             break
         want_refused = choice % ALLOWED_SHARE == 0
@@ -256,7 +255,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         if enc.turn_serial != serial:         # a new turn: what the last actors spent, again
             ending = False
             probes = turn_probes(rs, taken, enc.active, PROBES)
-    body = json.dumps([ruleset, options, steps], sort_keys=True).encode()
+    body = repr([ruleset, options, steps]).encode()        # the same timeline, the same id
     doc = {"format": FORMAT, "id": f"fuzz-{ruleset}-{hashlib.sha256(body).hexdigest()[:10]}",
            "ruleset": ruleset, "description": "Found by fsm conformance --fuzz: the first "
            "step whose answer differs from the reference's.", "rules": [],

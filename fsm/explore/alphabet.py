@@ -72,8 +72,11 @@ class Alphabet:
     """Every move worth trying in a state: fixed moves plus answers to each
     trigger on the stack, to each frame kept open, and to the last one gone."""
 
-    def __init__(self, ruleset, ids: list, responders=None, grid: bool = False):
+    def __init__(self, ruleset, ids: list, responders=None, grid: bool = False,
+                 kinds=None):
+        """``kinds``, when given: the step kinds offered (the others left out)."""
         ruleset = get(ruleset)
+        self.kinds = kinds
         self.responders = list(responders or ids)
         self.responses = ruleset.answers
         self.labelled = ruleset.explore.labelled
@@ -82,7 +85,8 @@ class Alphabet:
         first = [k for k in FIRST_STACK_MOVES if k in ruleset.stack_moves]
         stack_moves = first + sorted(ruleset.stack_moves - set(first))
         last = [k for k in LAST_MOVES if k in ruleset.table.kinds]
-        self.fixed = _turn_moves(ruleset, ids, grid) + [Move(k) for k in stack_moves + last]
+        self.fixed = self._offered(_turn_moves(ruleset, ids, grid) +
+                                   [Move(k) for k in stack_moves + last])
         self._made: dict = {}
 
     def moves(self, enc) -> list:
@@ -116,5 +120,8 @@ class Alphabet:
             else:                           # the frame gone last, or nothing: by one
                 got = [Move(kind, self.responders[-1], target=target)
                        for kind in self.responses]
-            self._made[key] = got
+            got = self._made[key] = self._offered(got)
         return got
+
+    def _offered(self, moves: list) -> list:
+        return moves if self.kinds is None else [m for m in moves if m.do in self.kinds]
