@@ -12,7 +12,6 @@ already there gets a fresh name beside it (:func:`write_new`).
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from ..errors import InputError
@@ -51,6 +50,7 @@ def check_folder(folder, about=None) -> None:
             raise InputError(named, "is a file, not a folder")
         raise InputError(named, f"cannot write: {there} is a file, not a folder")
     try:
+        import tempfile      # only when writing: not worth its import at start-up
         fd, probe = tempfile.mkstemp(prefix=".fsm-probe-", dir=there)
     except OSError as exc:
         raise InputError(named, f"cannot write: {reason(exc)}"
