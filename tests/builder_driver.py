@@ -202,7 +202,9 @@ class Player:
                 continue
             mine = [self.canon(s, s.get("to"), ids) for s in steps]
             theirs = [self.gallery_canon(i + n) for n in range(k)]
-            base = ("do", "to") if theirs[-1].get("do") == "event" else ("do", "actor", "to")
+            # an event's actor is chosen in its form, unless the choice names one
+            base = ("do", "to") if theirs[-1].get("do") == "event" and "actor" not in mine[-1] \
+                else ("do", "actor", "to")
             if mine[:-1] != theirs[:-1] or any(mine[-1].get(f) != theirs[-1].get(f) for f in base):
                 continue
             extra = {f: v for f, v in theirs[-1].items() if mine[-1].get(f) != v}

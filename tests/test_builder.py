@@ -72,6 +72,9 @@ def test_the_menu_offers_what_possible_says(path):
         if len(c["steps"]) > 1 or c["edits"]:
             continue               # judged after other steps, or after an earlier step is changed
         step = c["steps"][0]
+        if step["do"] == "event" and any(f.get("required") and f["name"] not in step
+                                         for f in c["fields"]):
+            continue               # its form asks for its squares first (forced movement)
         if step["do"] in answers or step["do"] == "end-turn" or set(step) - {"actor", "do"}:
             v = enc.try_step(step)
             seen.add((step.get("actor", "*"), step["do"]))
@@ -225,3 +228,30 @@ def test_a_pf2_activity_past_one_action_is_offered_in_one_go_too():
                         {"actor": "kyra", "do": "activity", "cost": 2, "parts": 1},
                     "Activity (3 actions, in one go)":
                         {"actor": "kyra", "do": "activity", "cost": 3, "parts": 1}}
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "dnd5e"])
+def test_forced_movement_is_offered_for_everyone_on_a_grid_and_asks_for_its_squares(ruleset):
+    """On a grid: each combatant, each forced kind of the ruleset's events, a
+    choice whose form asks for the squares (a teleport's one square jumped
+    to, the others walked); with them the event is allowed and left pending,
+    so an answer may come. Without positions, no such group."""
+    from fsm.rulesets import RULESETS
+    rs = RULESETS[ruleset]
+    people = [{"id": "wizard", "side": "pcs", "at": [1, 0]},
+              {"id": "orc", "side": "monsters", "at": [0, 0]}]
+    doc = {"format": 1, "ruleset": ruleset, "combatants": people, "steps": []}
+    group = next(g for g in menu(json.dumps(doc))["groups"] if g["id"] == "forced")
+    assert [(c["actor"], c["steps"][0]["forced"]) for c in group["choices"]] == \
+        [(p["id"], k) for p in people for k in rs.scene.forced_kinds]
+    for c in group["choices"]:
+        path = next(f for f in c["fields"] if f["name"] == "path")
+        assert path["required"] and bool(path["jump"]) == (c["steps"][0]["forced"] == rs.scene.jump)
+        assert {f["name"] for f in c["fields"]} == {"name", "path"}
+        step = dict(c["steps"][0], path=[[3, 0]] if path["jump"] else [[2, 0]]
+                    if c["actor"] == "wizard" else [[-1, 0]])
+        enc = replay(dict(doc, steps=[step]), "x").encounter
+        assert enc.stack[-1].kind == "event" and enc.stack[-1].outcome is None
+    assert (c["who"], c["label"]) == ("Orc", "Teleported")
+    bare = dict(doc, combatants=[{"id": p["id"], "side": p["side"]} for p in people])
+    assert "forced" not in [g["id"] for g in menu(json.dumps(bare))["groups"]]

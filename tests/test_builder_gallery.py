@@ -28,7 +28,7 @@ OVER = {
     "4e-shift-away-on-the-grid": "four combatants placed, a reach set, two attacks aimed "
                                  "and two shifts walked square by square in their details",
     "5e-misty-step-out-of-reach": "three combatants placed, a teleport and a push each given "
-                                  "its mover, its kind and its square, and two walks",
+                                  "its square, and two walks",
     "5e-no-opportunity-attack-for-stepping-closer": "a walk with a corner, clicked square "
                                                     "by square in its details",
 }

@@ -22,6 +22,8 @@ from .common import next_part, open_next_turn, pop_frame, push_frame, resolve_pa
 # event forces on a combatant (a teleport jumps to the one square of its path).
 SCENE = SceneWords(attack_kinds=("melee", "ranged", "area", "close"),
                    forced_kinds=("push", "pull", "slide", "teleport"), jump="teleport")
+# what each forced kind of SCENE does to someone, in a player's words (Words.forced)
+FORCED_WORDS = {"push": "pushed", "pull": "pulled", "slide": "slid", "teleport": "teleported"}
 
 
 def book(*modules) -> Guards:

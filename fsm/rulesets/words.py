@@ -37,7 +37,9 @@ class Words:
     how a stated provocation reads, with ``{mover}`` and ``{who}``;
     ``only_moves_provoke``: whether only a move may be said to provoke (the
     builder offers it for nothing else); ``reasons``: reason code -> the
-    sentence a player would say of the refusal."""
+    sentence a player would say of the refusal; ``forced``: a forced kind of
+    an event (SceneWords) -> what it does to whom it concerns ("pushed"), for
+    the builder's group of forced movement."""
 
     kinds: dict = field(default_factory=dict)
     moves: dict = field(default_factory=dict)
@@ -51,6 +53,7 @@ class Words:
     provokes: str = "{mover} provokes {who}"
     only_moves_provoke: bool = False
     reasons: dict = field(default_factory=dict)
+    forced: dict = field(default_factory=dict)
 
     def reason(self, code):
         """The player's sentence for a refusal's reason code, or None."""

@@ -33,6 +33,7 @@ from ..engine.steps import COST_RANGE
 from ..engine.turn import whose_turn
 from ..errors import FsmError
 from ..report import why
+from . import happenings
 from .fields import step_fields
 from .playon import skips, trying, until
 from .words import Namer, capital, find, top_unresolved
@@ -54,7 +55,7 @@ class Menu:
 
     # -- trying steps ----------------------------------------------------------------
 
-    def _try(self, steps):
+    def verdict_of(self, steps):
         """The verdict of the last of ``steps`` played now, each before it
         allowed (None if one is not); nothing changes."""
         with trying(self.enc) as enc:
@@ -68,7 +69,7 @@ class Menu:
 
     def choice(self, steps, label, *, who=None, fields=(), hint="", edits=(), key="",
                verdict=None):
-        v = verdict or self._try(steps)
+        v = verdict or self.verdict_of(steps)
         if v is None:
             return None
         last = steps[-1]
@@ -108,10 +109,14 @@ class Menu:
         out += moments                    # answers to a turn's start or end, seldom asked
         if anyone:
             out.append({"id": "anyone", "title": "Anyone, now", "choices": anyone})
-        conditions = self._conditions()
+        conditions = happenings.conditions(self)
         if conditions:
             out.append({"id": "conditions", "title": "A condition starts or ends, at once",
                         "choices": conditions})
+        moved = happenings.forced(self)
+        if moved:
+            out.append({"id": "forced", "title": "Someone is moved by force (pushed, "
+                        "teleported...): its squares next", "choices": moved})
         if top is None:         # asked all the same: nothing waits to take effect
             rest.append(self.choice([{"do": RESOLVE}], "Something takes effect"))
         out.append({"id": "rest", "title": "Not now", "folded": True,
@@ -344,20 +349,6 @@ class Menu:
         anyone.append(self.choice([{"do": EVENT}], "Something happens (a trap, a fall, "
                                   "a spell's effect)", fields=self.fields(EVENT)))
         return turn, anyone, others
-
-    def _conditions(self) -> list:
-        """For each combatant, each condition the ruleset's events may change
-        (5e: Incapacitated, unseen, Blinded) turned the other way in one
-        click: the event, taking effect at once."""
-        out = []
-        for cid in self.order:
-            for name in self.rs.words.unflags:
-                step = {"actor": cid, "do": EVENT,
-                        name: not getattr(self.enc.fighters[cid], name)}
-                out.append(self.choice([step, {"do": RESOLVE}],
-                                       capital(", ".join(self.namer.details(step))),
-                                       who=self.namer.who(cid)))
-        return out
 
     def _turn_choices(self, kind, cid, active, spec) -> list:
         """(choice, step) of a turn's step: one per cost when it has a cost

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..shared import FORCED_WORDS
 from ..words import COUNT, USED, WHAT, Words
 from .scene import ENTERS_REACH
 
 WORDS = Words(
+    forced=FORCED_WORDS,
     kinds={"standard": "standard action", "move": "move action", "minor": "minor action",
            "free": "free action", "ready": "Ready action",
            "interrupt": "immediate interrupt", "reaction": "immediate reaction",

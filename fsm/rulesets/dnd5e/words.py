@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from ..shared import FORCED_WORDS
 from ..words import COUNT, FEET, WHAT, Words
 from .conditions import CONCENTRATION
 from .limits import ADDITIONAL, BEFORE, BONUS, SLOT, SPELL
 from .squares import STAND
 
 WORDS = Words(
+    forced=FORCED_WORDS,
     kinds={"action": "action", "dash": "Dash action", "disengage": "Disengage action",
            "ready": "Ready action", "bonus": "Bonus Action", "move": "move",
            "interact": "object interaction", "reaction": "Reaction",
