@@ -497,7 +497,7 @@ def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, caps
     browser.execute_script("arguments[0].value = 'huge'; "
                            "arguments[0].dispatchEvent(new Event('change'))", size)
     _css(browser, 'button.choice[data-kind="end-turn"]').click()
-    _css(browser, 'button.more[data-details$="ayla:move:"]').click()
+    _css(browser, 'button.choice[data-key="ayla:move:"]').click()     # it opens its form
     _css(browser, '.path-grid button[data-x="3"][data-y="0"]').click()
     _css(browser, "#b-add").click()
     doc = json.loads(browser.execute_script("return document.getElementById('source').value"))

@@ -8,13 +8,18 @@
   const B = window.fsmB = window.fsmB || {};
   const el = B.el;
 
+  // Whether a choice lacks a field its form requires: its button then opens the form.
+  function needsForm(c) {
+    return c.fields.some((f) => f.required && !(f.name in c.steps[c.steps.length - 1]));
+  }
+
   function button(c, add, open) {
     const b = el('button', { type: 'button', class: 'choice verdict-' + c.verdict,
       disabled: c.verdict === 'rejected', title: c.hint || c.say,
       dataset: { key: c.key, kind: c.kind, actor: c.actor, to: c.to, verdict: c.verdict,
         reason: c.reason || '', steps: JSON.stringify(c.steps), edits: JSON.stringify(c.edits) } },
     c.label + (c.verdict === 'gm' ? ' (the GM decides)' : ''));
-    const needs = c.fields.some((f) => f.required && !(f.name in c.steps[c.steps.length - 1]));
+    const needs = needsForm(c);
     b.dataset.form = needs ? '1' : '';
     b.addEventListener('click', () => (needs ? open(c) : add(c)));
     return b;
@@ -46,7 +51,7 @@
     choices.forEach((c) => {
       if (c.verdict === 'rejected') { refused.appendChild(refusal(c, add, open)); return; }
       row.appendChild(button(c, add, open));
-      if (c.fields.some((f) => f.name !== 'name')) { row.appendChild(more(c, open)); }
+      if (!needsForm(c) && c.fields.some((f) => f.name !== 'name')) { row.appendChild(more(c, open)); }
     });
     into.appendChild(row);
     if (refused.children.length) { into.appendChild(refused); }
