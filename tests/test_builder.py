@@ -140,10 +140,13 @@ def test_the_menu_of_a_scene_offers_paths_attacks_and_targets():
     path = ROOT / "spec" / "scenarios" / "4e-shift-away-on-the-grid.json"
     m = menu(path.read_text(encoding="utf-8"))
     assert m["positions"]
-    fields = {f["name"]: f for c in _choices(m) for f in c["fields"]
-              if c["steps"][-1]["do"] == "move"}
-    assert {"path", "shift", "attack", "targets"} <= set(fields)
-    assert "squares" not in fields      # on a grid the path says how far
+    def fields(kind):
+        return {f["name"]: f for c in _choices(m) for f in c["fields"]
+                if c["steps"][-1]["do"] == kind}
+    assert {"path", "shift"} <= set(fields("move"))
+    assert not {"attack", "targets"} & set(fields("move"))     # a walk aims at nobody
+    assert {"path", "attack", "targets"} <= set(fields("standard"))
+    assert "squares" not in fields("move")      # on a grid the path says how far
     empty = menu("")
     assert empty["empty"] and {r["name"] for r in empty["rulesets"]} >= {"dnd4e", "pf2e", "dnd5e"}
 

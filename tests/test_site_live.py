@@ -504,6 +504,9 @@ def test_the_builder_places_combatants_and_paths_on_a_grid(served, browser, caps
     assert [c["at"] for c in doc["combatants"]] == [[0, 0], [1, 0]]
     assert doc["combatants"][0]["size"] == "huge"          # a choice of words
     assert doc["steps"][-1] == {"actor": "ayla", "do": "move", "path": [[2, 0], [3, 0]]}
+    last = _css(browser, "#b-last")        # the last verdict, where the clicking goes on
+    assert last.is_displayed() and last.text.startswith("Step 2, ") and ": Yes" in last.text
+    assert "s2" not in last.text.split()
     path = tmp_path / "built.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert _shown(browser) == _as_shown(_check_json(path, capsys))

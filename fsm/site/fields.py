@@ -70,7 +70,7 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
             out.append({"name": "forced", "type": "choice",
                         "choices": list(rs.scene.forced_kinds),
                         "label": "how the path moves whom it concerns"})
-        elif rs.scene.attack_kinds and kind != EVENT:
+        elif rs.scene.attack_kinds and kind != EVENT and not moving:     # a walk aims at nobody
             out.append({"name": "attack", "type": "choice",
                         "choices": list(rs.scene.attack_kinds), "label": "an attack"})
             out.append({"name": "targets", "type": "targets", "choices": combatants,

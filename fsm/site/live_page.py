@@ -146,6 +146,7 @@ the other side (each side is named after its first).</p>
 <span id="b-grid-note" class="hint"></span></p>
 <div id="b-place"></div>
 </details>
+<p id="b-last" aria-live="polite" hidden></p>
 <p id="b-now"></p>
 <div id="b-scene"></div>
 <div id="b-choices"></div>

@@ -78,7 +78,7 @@
         : el('section', { class: 'group', dataset: { group: g.id, trigger: g.trigger || '' } });
       sec.appendChild(g.folded ? el('summary', {}, g.title + ' (' + g.choices.length + '): what may not happen, and why')
         : el('h3', {}, g.title));
-      if (g.id === 'answers' || g.id === 'conditions' || g.id === 'forced' || g.folded) {   // a line per combatant
+      if (['answers', 'anyone', 'conditions', 'forced'].indexOf(g.id) >= 0 || g.folded) {   // a line per combatant
         const whos = [];
         g.choices.forEach((c) => { if (whos.indexOf(c.who) < 0) { whos.push(c.who); } });
         whos.forEach((who) => {

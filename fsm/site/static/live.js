@@ -97,6 +97,21 @@ function row(s, i) {
   return tr;
 }
 
+// The builder's line on the last step, where the clicking goes on: its
+// verdict in a player's words, without scrolling up to the table.
+function lastStep(steps) {
+  const box = $('b-last');
+  if (!box) { return; }
+  const s = steps[steps.length - 1];
+  box.textContent = '';
+  box.hidden = !s;
+  if (!s) { return; }
+  box.appendChild(el('strong', '', 'Step ' + steps.length + ', ' + (s.title || s.what) + ': '));
+  const [head, rest] = headOf(s.say || s.verdict);
+  box.appendChild(el('span', 'verdict-' + s.verdict, head));
+  box.appendChild(document.createTextNode(rest));
+}
+
 function render(answer, encoded, step, prejudged) {
   $('error').hidden = answer.ok;
   $('result').hidden = !answer.ok;
@@ -111,6 +126,7 @@ function render(answer, encoded, step, prejudged) {
   const body = $('verdicts');
   body.textContent = '';
   answer.steps.forEach((s, i) => body.appendChild(row(s, i)));
+  lastStep(answer.steps);
   $('markdown-text').value = answer.markdown;
   $('bbcode-text').value = answer.bbcode;
   $('sequence').innerHTML = answer.sequence;   // drawn by fsm.site.sequence_svg: text escaped
