@@ -38,8 +38,10 @@
     li.appendChild(el('span', { class: 'why' }, ' ' + c.say + ' '));
     const anyway = el('button', { type: 'button', class: 'anyway', dataset: { key: c.key } }, 'ask it anyway');
     anyway.addEventListener('click', () => add(c));
-    li.appendChild(anyway);
-    if (c.fields.some((f) => f.name !== 'name')) { li.appendChild(more(c, open)); }
+    const pair = el('span', { class: 'pair' });
+    pair.appendChild(anyway);
+    if (c.fields.some((f) => f.name !== 'name')) { pair.appendChild(more(c, open)); }
+    li.appendChild(pair);
     return li;
   }
 
@@ -50,8 +52,11 @@
     const refused = el('ul', { class: 'refused' });
     choices.forEach((c) => {
       if (c.verdict === 'rejected') { refused.appendChild(refusal(c, add, open)); return; }
-      row.appendChild(button(c, add, open));
-      if (!needsForm(c) && c.fields.some((f) => f.name !== 'name')) { row.appendChild(more(c, open)); }
+      const pair = el('span', { class: 'pair' });      // a choice and its … stay together
+      pair.appendChild(button(c, add, open));
+      if (!needsForm(c) && c.fields.some((f) => f.name !== 'name')) { pair.appendChild(more(c, open)); }
+      row.appendChild(pair);
+      row.appendChild(document.createTextNode(' '));
     });
     into.appendChild(row);
     if (refused.children.length) { into.appendChild(refused); }

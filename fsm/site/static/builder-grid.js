@@ -41,7 +41,7 @@
     const x0 = Math.min(-3, Math.min(...xs) - 2), x1 = Math.max(9, Math.max(...xs) + 3);
     const y0 = Math.min(-2, Math.min(...ys) - 2), y1 = Math.max(5, Math.max(...ys) + 2);
     const grid = el('div', { class: 'grid', role: o.onPick ? 'group' : 'img', 'aria-label': o.label });
-    grid.style.gridTemplateColumns = 'repeat(' + (x1 - x0 + 1) + ', 1.75rem)';
+    grid.style.gridTemplateColumns = 'repeat(' + (x1 - x0 + 1) + ', max-content)';   // as wide as .square
     for (let y = y0; y <= y1; y += 1) {
       for (let x = x0; x <= x1; x += 1) {
         const who = Object.keys(at).filter((k) => same(at[k], [x, y]));
