@@ -60,8 +60,9 @@ def _shoot(driver, url, name, scroll_to=None):
 
 
 def _builder(driver, base):
-    """The builder with a 5e question clicked in: the goblin's attack declared,
-    the wizard's Shield offered before it takes effect."""
+    """The builder with a 5e question clicked in: the goblin's attack declared
+    (the last step's verdict above the choices), the wizard's Shield offered
+    before it takes effect."""
     sys.path.insert(0, str(ROOT / "tests"))
     from builder_driver import Player
     from fsm.io.scenario import load
@@ -69,7 +70,7 @@ def _builder(driver, base):
     _wait(driver, "return document.body.dataset.ready === 'yes'")
     Player(driver, load(str(ROOT / "spec" / "scenarios" /
                             "5e-shield-before-the-hit-lands.json"))).play(upto=5)
-    driver.execute_script("document.getElementById('b-now').scrollIntoView()")
+    driver.execute_script("document.getElementById('b-last').scrollIntoView()")
     time.sleep(0.3)
     driver.save_screenshot(str(OUT / "live-builder.png"))
     print("wrote", OUT / "live-builder.png")
