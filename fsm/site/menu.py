@@ -316,7 +316,7 @@ class Menu:
             .format(mover=self.namer.who(f.owner), who=self.namer.who(cid))
         c = self.choice([step], "", verdict=again, key=_key(step) + ":provoked",
                         edits=[{"index": f.step, "provokes": cid}])
-        return {**c, "also": f": {words}"}
+        return {**c, "also": f", if {words}"}     # a supposition, not a fact
 
     def _turn(self, top) -> tuple:
         """(the active combatant's turn, what anyone may do now, the rest refused)."""

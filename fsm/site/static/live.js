@@ -110,6 +110,7 @@ function lastStep(steps) {
   const [head, rest] = headOf(s.say || s.verdict);
   box.appendChild(el('span', 'verdict-' + s.verdict, head));
   box.appendChild(document.createTextNode(rest));
+  if (s.cost) { box.appendChild(el('span', 'cost', ' Spent: ' + s.cost)); }
 }
 
 function render(answer, encoded, step, prejudged) {
