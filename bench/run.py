@@ -21,8 +21,6 @@ import gc
 import json
 import os
 import platform
-import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -63,13 +61,7 @@ def machine_info() -> dict:
 # -- cold start, memory, construction, replay ----------------------------------------
 
 def _wall(cmd, repeat=7) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, cwd=ROOT)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return startup.wall(cmd, ROOT, repeat)
 
 
 def cold_start(repeat: int = 7) -> dict:

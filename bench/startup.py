@@ -58,7 +58,8 @@ def install(tmp: Path) -> Path:
     return bindir
 
 
-def _wall(cmd, cwd, repeat) -> float:
+def wall(cmd, cwd, repeat=7) -> float:
+    """The median of ``repeat`` runs of ``cmd`` in ``cwd``, in seconds."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -82,9 +83,9 @@ def timed(bindir: Path, away: Path, repeat: int = 7) -> dict:
     if "every expectation holds" not in out:
         raise RuntimeError(f"fsm check of {question.name} from the wheel: {out.strip()[-300:]}")
     return {"question": QUESTION.stem,
-            "fsm_check": _wall(check, away, repeat),
-            "import_transitions": _wall([str(python), "-c", "import transitions"], away, repeat),
-            "python": _wall([str(python), "-c", "pass"], away, repeat)}
+            "fsm_check": wall(check, away, repeat),
+            "import_transitions": wall([str(python), "-c", "import transitions"], away, repeat),
+            "python": wall([str(python), "-c", "pass"], away, repeat)}
 
 
 def wheel_start(repeat: int = 7) -> dict:
