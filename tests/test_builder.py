@@ -258,3 +258,17 @@ def test_forced_movement_is_offered_for_everyone_on_a_grid_and_asks_for_its_squa
     assert (c["who"], c["label"]) == ("Orc", "Teleported")
     bare = dict(doc, combatants=[{"id": p["id"], "side": p["side"]} for p in people])
     assert "forced" not in [g["id"] for g in menu(json.dumps(bare))["groups"]]
+
+
+def test_an_answer_on_a_stated_provocation_reads_as_a_supposition():
+    """Off the grid, the Opportunity Attack a move would get if it left the
+    orc's reach is offered as a supposition beside its refusal, never as a
+    fact."""
+    doc = {"format": 1, "ruleset": "dnd5e",
+           "combatants": [{"id": "rogue", "side": "pcs"}, {"id": "orc", "side": "monsters"}],
+           "steps": [{"do": "move", "actor": "rogue", "squares": 2, "id": "walk"}]}
+    answers = [c for g in menu(json.dumps(doc))["groups"] if g["id"] == "answers"
+               for c in g["choices"] if c["actor"] == "orc" and c["kind"] == "opportunity"]
+    assert [c["label"] for c in answers if c["verdict"] != "rejected"] == \
+        ["Opportunity Attack, if Rogue leaves Orc's reach"]
+    assert [c["verdict"] for c in answers if "if" not in c["label"]] == ["rejected"]
