@@ -91,7 +91,7 @@ export interface Rulesets {
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "to" | "triggers" | "unseen";
+    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "difficult" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "to" | "triggers" | "unseen";
     options: "slot_reactions";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "prone" | "size";
   };
@@ -136,6 +136,7 @@ export interface Step {
   concentration?: boolean;
   /** Schema: minimum 1, maximum 3. */
   cost?: number;
+  difficult?: boolean;
   incapacitated?: boolean;
   prone?: boolean;
   readies?: string | null;

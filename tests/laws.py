@@ -498,7 +498,8 @@ def movement_within_speed(rec):
         elif a.kind == "move":
             fid = made.get(a.index)         # a stopped move counts the squares walked
             walked = rec.done[fid] if rec.outcome.get(fid) == "stop" else a.parts()
-            feet[(a.actor, a.serial)] += 5 * walked
+            rough = 2 if a.step.get("difficult") else 1      # Difficult Terrain (T-5E-SPACES)
+            feet[(a.actor, a.serial)] += 5 * rough * walked
     speed = {c: f.speed for c, f in rec.enc.fighters.items()}
     _at_most(feet, lambda key: speed[key[0]] * (1 + dashes[key]), "feet moved in a turn")
 

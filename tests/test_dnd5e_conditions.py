@@ -206,3 +206,57 @@ def test_the_builder_offers_standing_up_on_a_move():
     assert fields["stand"]["type"] == "flag"
     assert Namer(rs, {"steps": []}).details({"do": "move", "stand": True}) == \
         ["standing up first"]
+
+
+# -- Difficult Terrain said by the move (T-5E-SPACES) ---------------------------------------
+
+@rule("5E-SPACES", "5E-MOVE-SPEED")
+def test_a_move_through_difficult_terrain_covers_10_ft_a_square():
+    enc = party()
+    assert verdict(do(enc, "move", "fighter", squares=4, difficult=True)) == \
+        "not-enough-movement"                                           # 40 ft with 30
+    assert verdict(do(enc, "move", "fighter", squares=2, difficult=True)) == "allowed"
+    assert enc.budgets("fighter")["movement"] == 10
+    do(enc, "resolve")
+    assert verdict(do(enc, "move", "fighter", squares=4, difficult=False)) == "allowed"
+    assert enc.budgets("fighter")["movement"] == 0                      # 10 + 10 back - 20
+
+
+@rule("5E-SPACES", "5E-PRONE")
+def test_difficult_terrain_counts_once_a_square_and_a_crawl_adds_to_it():
+    enc = party(scene=True)
+    befall(enc, "orc", incapacitated=True)
+    assert verdict(do(enc, "move", "fighter", path=[[1, 0], [1, 1]], difficult=True)) == \
+        "allowed"
+    assert enc.budgets("fighter")["movement"] == 10                     # 10 + 10, not 15 + 10
+    crawler = party()
+    befall(crawler, "fighter", prone=True)
+    assert verdict(do(crawler, "move", "fighter", squares=2, difficult=True)) == "allowed"
+    assert crawler.budgets("fighter")["movement"] == 0                  # 15 + 15
+
+
+@rule("5E-READY", "5E-SPACES")
+def test_a_readied_response_through_difficult_terrain_is_a_move():
+    enc = Encounter("dnd5e", [{"id": "orc", "side": "monsters"},
+                              {"id": "snail", "side": "pcs", "speed": 5}])
+    do(enc, "end-turn")
+    assert verdict(do(enc, "ready", "snail", readies="a move")) == "allowed"
+    do(enc, "resolve")
+    do(enc, "end-turn")
+    do(enc, "event", "orc", id="noise")
+    do(enc, "resolve")
+    assert verdict(do(enc, "readied", "snail", to="noise", difficult=True)) == \
+        "not-enough-movement"                                           # one square, 10 ft
+    assert verdict(do(enc, "readied", "snail", to="noise", squares=1)) == "allowed"
+
+
+def test_difficult_is_a_move_field_and_the_builder_offers_it():
+    enc = party()
+    with pytest.raises(StepError) as err:
+        do(enc, "action", "fighter", difficult=True)
+    assert err.value.code == "field-of-another-kind"
+    rs = RULESETS["dnd5e"]
+    fields = {f["name"]: f for f in step_fields(rs, "move", ["orc"], str, False)}
+    assert fields["difficult"]["type"] == "flag"
+    assert Namer(rs, {"steps": []}).details({"do": "move", "difficult": True}) == \
+        ["through Difficult Terrain"]

@@ -22,7 +22,7 @@ from .. import Option, Ruleset, StepSpec, register, shared
 from .conditions import CONCENTRATION, CONDITIONS
 from .limits import (ADDITIONAL, ANSWERS, BEFORE, BONUS, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
                      Fighter5e)
-from .squares import STAND
+from .squares import DIFFICULT, STAND
 from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
@@ -49,8 +49,9 @@ RULESET = register(Ruleset(
                 StepSpec("dash", flags=(BONUS, ADDITIONAL)),
                 StepSpec("disengage", flags=(BONUS, ADDITIONAL)),
                 StepSpec("ready", text_fields=("readies",), flags=(*_CAST, ADDITIONAL)),
-                StepSpec("move", moving=True, flags=(STAND,)),
+                StepSpec("move", moving=True, flags=(STAND, DIFFICULT)),
                 StepSpec("reaction", flags=(*_CAST, BEFORE)),
+                StepSpec("readied", flags=(DIFFICULT,)),
                 StepSpec("event", flags=(CONCENTRATION, *CONDITIONS))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("srd-5e",), attribution=ATTRIBUTION,

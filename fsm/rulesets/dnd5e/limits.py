@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...engine.frames import DISRUPTED, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard
 from .. import common as c
-from .squares import FEET_PER_SQUARE, SIZES, feet, square_feet
+from .squares import DIFFICULT, FEET_PER_SQUARE, SIZES, feet, square_feet
 
 TURN_ACTIONS = frozenset({"action", "dash", "disengage", "ready", "bonus", "move",
                           "interact"})
@@ -230,7 +230,7 @@ def one_melee_attack(enc, st):
 
 
 def _a_move(st) -> bool:
-    return st.moving or bool(st.path)
+    return st.moving or bool(st.path) or DIFFICULT in st.flags
 
 
 @guard("extra-attack-on-your-turn", "{actor}'s readied response makes {parts} attacks; "

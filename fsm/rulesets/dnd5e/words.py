@@ -6,7 +6,7 @@ from ..shared import FORCED_WORDS
 from ..words import COUNT, FEET, WHAT, Words
 from .conditions import CONCENTRATION
 from .limits import ADDITIONAL, BEFORE, BONUS, SLOT, SPELL
-from .squares import STAND
+from .squares import DIFFICULT, STAND
 
 WORDS = Words(
     forced=FORCED_WORDS,
@@ -25,7 +25,8 @@ WORDS = Words(
            BONUS: "as the Bonus Action (Cunning Action)",
            ADDITIONAL: "as the additional action (Action Surge, Haste)",
            "incapacitated": "becoming Incapacitated", "unseen": "becoming unseen",
-           "blinded": "becoming Blinded", "prone": "falling Prone", STAND: "standing up first"},
+           "blinded": "becoming Blinded", "prone": "falling Prone", STAND: "standing up first",
+           DIFFICULT: "through Difficult Terrain"},
     unflags={"incapacitated": "no longer Incapacitated", "unseen": "seen again",
              "blinded": "seeing again", "prone": "no longer Prone"},
     hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
@@ -33,6 +34,8 @@ WORDS = Words(
            ADDITIONAL: "a feature gives one more action this turn; never the Magic action",
            STAND: "a Prone creature stands up for half its Speed; without squares, it only "
                   "stands",
+           DIFFICULT: "rubble, undergrowth, another creature's space: each square costs "
+                      "10 ft",
            "opportunity": "right before the mover leaves the attacker's reach",
            "readied": "the readied response, with the Reaction, right after its trigger"},
     fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
