@@ -33,13 +33,15 @@ FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "
 # FORMAT.md: 5e's `spell` and `slot` only on action, bonus, ready and reaction; `before`
 # only on reaction; `readies` only on ready; `concentration` and the conditions
 # (`incapacitated`, `unseen`, `blinded`, `prone`: T-5E-CONDITIONS) only on event;
-# `stand` only on move (T-5E-PRONE: "a `move` with `stand: true`").
+# `stand` only on move (T-5E-PRONE: "a `move` with `stand: true`"); `difficult`
+# only on move and readied (T-5E-SPACES: Difficult Terrain said by the step).
 TAKES = {
     "additional": {"action", "dash", "disengage", "ready"},   # T-5E-TURN, *Features*
     "before": {"reaction"},
     "blinded": {"event"},
     "bonus": {"dash", "disengage"},
     "concentration": {"event"},
+    "difficult": {"move", "readied"},
     "incapacitated": {"event"},
     "prone": {"event"},
     "slot": {"action", "bonus", "ready", "reaction"},
@@ -48,18 +50,18 @@ TAKES = {
     "unseen": {"event"},
 }
 # T-ERRORS: the true/false fields, checked in this order.
-BOOL_FIELDS = ("additional", "before", "blinded", "bonus", "concentration", "incapacitated",
-               "prone", "slot", "spell", "stand", "unseen")
+BOOL_FIELDS = ("additional", "before", "blinded", "bonus", "concentration", "difficult",
+               "incapacitated", "prone", "slot", "spell", "stand", "unseen")
 # T-5E-CONDITIONS: the conditions a combatant object gives, which an event may change.
 CONDITIONS = ("incapacitated", "unseen", "blinded", "prone")
 # FORMAT.md, `combatants`; T-5E-SPACES, ASM-5E-SIZES: the sizes, in order.
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", "bonus",
-               "comment", "do", "expect", "forced", "id", "incapacitated", "name", "on",
-               "parts", "path", "prone", "provokes", "readies", "ruling", "shift",
-               "concentration", "slot", "spell", "squares", "stand", "targets", "to",
-               "triggers", "unseen"}
+               "comment", "difficult", "do", "expect", "forced", "id", "incapacitated",
+               "name", "on", "parts", "path", "prone", "provokes", "readies", "ruling",
+               "shift", "concentration", "slot", "spell", "squares", "stand", "targets",
+               "to", "triggers", "unseen"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
@@ -844,21 +846,25 @@ def square_feet(st, actor, step):
     """T-5E-TURN, T-5E-SPACES, T-5E-PRONE: the feet each part of a move (or
     readied move) covers, counted when the step is declared (where everyone
     stands then, and as the creature is Prone then): 5 per part, 10 for a
-    square of its (own) path where a creature stands for which that space is
-    Difficult Terrain; 5 more a square when a Prone creature crawls; with
-    `stand`, half its Speed more on the first part, its squares walked."""
+    square of Difficult Terrain: every square of a step that says
+    `difficult: true`, or one of its (own) path where a creature stands for
+    which that space is Difficult Terrain (counted once a square); 5 more a
+    square when a Prone creature crawls; with `stand`, half its Speed more on
+    the first part, its squares walked."""
     own = actor is not None and step.get("forced") is None
     stand = step.get("stand") is True
+    said = step.get("difficult") is True      # T-5E-SPACES: said by the step
     if only_stands(step):
         return [stand_feet(st, actor)]
     if "path" not in step:
-        feet = [5] * (step.get("squares") or step.get("attacks") or step.get("parts") or 1)
+        feet = [10 if said else 5] * (step.get("squares") or step.get("attacks")
+                                      or step.get("parts") or 1)
     else:
         feet = []
         for q in step["path"]:
-            hard = st.positions is not None and own and any(
+            hard = said or (st.positions is not None and own and any(
                 where == tuple(q) and difficult_for(st, actor, c)
-                for c, where in st.positions.items())
+                for c, where in st.positions.items()))
             feet.append(10 if hard else 5)
     if own and stand:
         feet[0] += stand_feet(st, actor)
@@ -882,8 +888,9 @@ def step_parts(step):
 
 
 def _a_move(step):
-    """T-5E-READY: a readied move is one with `squares` or a `path`."""
-    return "squares" in step or "path" in step
+    """T-5E-READY, T-5E-SPACES: a readied move is one with `squares`, a `path`
+    or `difficult: true` (`difficult: false` says nothing more than its absence)."""
+    return "squares" in step or "path" in step or step.get("difficult") is True
 
 
 def _one_melee_attack(st, cx):
@@ -1051,7 +1058,7 @@ def new_frame(st, kind, actor, fid, step):
     path = [tuple(q) for q in step["path"]] if "path" in step else None
     parts = len(path) if path else (step.get("squares") or step.get("attacks")
                                     or step.get("parts") or 1)
-    is_move = kind == "move" or "squares" in step or path is not None
+    is_move = kind == "move" or _a_move(step)
     f = Frame(fid, kind, actor, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
     f.path = path
     f.forced = step.get("forced")
