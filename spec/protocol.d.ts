@@ -85,7 +85,7 @@ export interface Vector {
 export interface Rulesets {
   dnd4e: {
     kinds: "standard" | "move" | "minor" | "ready" | "free" | "free-response" | "no-action" | "opportunity" | "interrupt" | "reaction" | "readied" | "lose" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "attack" | "attacks" | "comment" | "do" | "expect" | "forced" | "id" | "name" | "on" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "squares" | "targets" | "to" | "triggers";
+    fields: "actor" | "attack" | "attacks" | "comment" | "do" | "expect" | "forced" | "id" | "name" | "on" | "own_trigger" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "squares" | "targets" | "to" | "triggers";
     options: "free_actions_per_turn" | "opportunity_limit_turns" | "readied_as" | "reaction_window";
     combatantFields: "id" | "side" | "name" | "at" | "reach";
   };
@@ -138,6 +138,7 @@ export interface Step {
   cost?: number;
   difficult?: boolean;
   incapacitated?: boolean;
+  own_trigger?: boolean;
   prone?: boolean;
   readies?: string | null;
   slot?: boolean;

@@ -51,6 +51,27 @@ def test_a_melee_attack_next_to_an_enemy_provokes_nothing():
     assert step(enc, "opportunity", "ayla").verdict == "allowed"
 
 
+@rule("4E-OPP-TRIGGER", "4E-OPP-ONCE")
+def test_an_opportunity_action_with_its_own_trigger_needs_no_provocation():
+    """An opportunity action that is no opportunity attack answers what its
+    power names, on a grid or off it; it still spends the turn's one."""
+    for placed in (True, False):
+        where = {"orc": (0, 0), "ayla": (1, 0)} if placed else {}
+        enc = Encounter("dnd4e", [{"id": c, "side": side, **(
+            {"at": list(where[c])} if placed else {})} for c, side in
+            (("orc", "m"), ("ayla", "h"))])
+        step(enc, "standard", "orc", attack="melee", targets=["ayla"], id="club")
+        assert step(enc, "opportunity", "ayla").reason == "not-provoked"
+        v = step(enc, "opportunity", "ayla", own_trigger=True)
+        assert v.verdict == "allowed", placed
+        step(enc, "resolve")
+        assert step(enc, "opportunity", "ayla", to="club", own_trigger=True).reason == \
+            "opportunity-used-this-turn"
+    with pytest.raises(StepError) as err:
+        step(enc, "interrupt", "ayla", own_trigger=True)
+    assert err.value.code == "field-of-another-kind"
+
+
 @rule("4E-SCENE-GRID")
 def test_diagonal_neighbours_are_adjacent_and_further_squares_are_not():
     """A ranged attack provokes an enemy on a diagonal square, not one two

@@ -168,7 +168,8 @@ TABLE = {
                     "5E-EXTRA-ATTACK-MOVE", "5E-PRONE", "5E-MOVE-SPEED", "5E-SPACES", "5E-OA"],
          [OWN, PAUSES,
           _c("prone_to_stand", "not-prone", "5E-PRONE"),          # T-5E-PRONE
-          _c("movement_left", "not-enough-movement", "5E-MOVE-SPEED", "5E-PRONE"),
+          _c("movement_left", "not-enough-movement", "5E-MOVE-SPEED", "5E-PRONE",
+             "5E-SPACES"),
           SPACES, PLACED]),
         ((TS, WI, TE), None, [OWN, PAUSES]),
     ],
@@ -214,7 +215,7 @@ TABLE = {
           _c("something_readied", "nothing-readied", "5E-READY"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-READY-AFTER"),
           _c("readied_one_attack", "extra-attack-on-your-turn", "5E-EXTRA-ATTACK-OWN-TURN"),
-          _c("readied_move_within_speed", "not-enough-movement", "5E-READY"),
+          _c("readied_move_within_speed", "not-enough-movement", "5E-READY", "5E-SPACES"),
           SPACES, PLACED]),
         ((TA,), None, [HAS_TRIGGER, STILL_OPEN]),
     ],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import Option, Ruleset, StepSpec, register, shared
-from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, Fighter4e
+from .limits import ANSWERS, OWN_TRIGGER, STACK_MOVES, TURN_ACTIONS, Fighter4e
 from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
@@ -38,7 +38,8 @@ RULESET = register(Ruleset(
     ),
     fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    step_specs=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",))),
+    step_specs=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",)),
+                StepSpec("opportunity", flags=(OWN_TRIGGER,))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("cs-4e", "fr-4e"),
     scene=replace(shared.SCENE, shifts=True),

@@ -13,6 +13,7 @@ TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
 ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "lose"})
 INTERRUPTING = frozenset({"interrupt", "opportunity"})
+OWN_TRIGGER = "own_trigger"     # an opportunity action whose power states its own trigger
 
 
 def gets_ahead(enc, frame) -> bool:

@@ -11,13 +11,13 @@ positions contradict is refused.
 
 from __future__ import annotations
 
-from ...engine.frames import LOST, RESOLVED
+from ...engine.frames import LOST, RESOLVED, TURN_KINDS
 from ...engine.guard import guard
 from ...engine.scene import adjacent, show, within_reach
 from ...engine.steps import with_article
 from .. import common as c
 from .effects import took_effect
-from .limits import resolves_ahead
+from .limits import OWN_TRIGGER, resolves_ahead
 
 PROVOKING_ATTACKS = frozenset({"ranged", "area"})
 ENTERS_REACH = "enters-reach"   # the `on` of an answer to a move entering the answerer's reach
@@ -107,16 +107,27 @@ def _provoked_seen(enc, st):
     seen["scene"] = ""
     if enc.scene and st.target is not None and st.actor in enc.fighters:
         seen["scene"] = ": " + why_provoked(enc, st.actor, st.target)
+    seen["ok"] = f"{seen.get('trigger')} provokes {st.actor}{seen['scene']}"
+    if OWN_TRIGGER in st.flags and st.target is not None and st.target.kind in TURN_KINDS:
+        seen["scene"] = (": the start or end of a turn is no one's action, and an "
+                         "opportunity action answers an enemy's")
+    elif OWN_TRIGGER in st.flags:
+        seen["ok"] = (f"{st.actor}'s power states its own trigger, which the rules do not "
+                      "check: it is no opportunity attack and needs no provocation")
     return seen
 
 
 @guard("not-provoked", "trigger {trigger} does not provoke {actor}{scene}",
-       seen=_provoked_seen,
-       ok='{trigger} provokes {actor}{scene}')
+       seen=_provoked_seen, ok="{ok}")
 def provoked(enc, st):
     """The trigger provokes this combatant (it leaves an adjacent square, or
     makes a ranged or area attack while adjacent): as the positions show when
-    the encounter has them (T-SCENE), as the step stated otherwise."""
+    the encounter has them (T-SCENE), as the step stated otherwise. An
+    opportunity action whose power states its own trigger (``own_trigger``)
+    is no opportunity attack and needs no provocation, but answers an
+    action or an event, not a turn's start or end."""
+    if OWN_TRIGGER in st.flags:
+        return st.target.kind not in TURN_KINDS
     if enc.scene:
         return provoked_now(enc, st.actor, st.target)
     return st.actor in st.target.provokes

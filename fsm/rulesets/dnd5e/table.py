@@ -62,7 +62,7 @@ _ENTRIES = [
     row("move", [ACTING, AFTER], BEFORE, mv.stop_own_move, fx.spend_movement, mv.stand_up,
         c.push_frame, rules="5E-MOVE-BREAK-UP", own_turn="5E-OWN-TURN",
         only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE", "5E-MOVE-BREAK-UP"),
-        prone_to_stand="5E-PRONE", movement_left=("5E-MOVE-SPEED", "5E-PRONE"), **_SPACES,
+        prone_to_stand="5E-PRONE", movement_left=("5E-MOVE-SPEED", "5E-PRONE", "5E-SPACES"), **_SPACES,
         **_SCENE),
     refuse("move", [BEFORE, STARTING, ENDING], own_turn="5E-OWN-TURN",
            only_own_pauses_open=("5E-ONE-AT-A-TIME", "5E-EXTRA-ATTACK-MOVE",
@@ -93,7 +93,7 @@ _ENTRIES = [
     row("readied", TRIGGERED, BEFORE, fx.spend_reaction, fx.use_readied, c.push_frame,
         rules="5E-READY", **_ANSWER, something_readied="5E-READY",
         after_its_trigger="5E-READY-AFTER", readied_one_attack="5E-EXTRA-ATTACK-OWN-TURN",
-        readied_move_within_speed="5E-READY", **_SPACES, **_SCENE),
+        readied_move_within_speed=("5E-READY", "5E-SPACES"), **_SPACES, **_SCENE),
     # Counterspell's failed save: the casting dissipates, its slot not expended
     row("counter", [BEFORE], AFTER, fx.counter, rules="5E-COUNTERSPELL",
         actor_on_top="5E-STACK", casting_a_spell="5E-COUNTERSPELL",
