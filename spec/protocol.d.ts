@@ -85,13 +85,13 @@ export interface Vector {
 export interface Rulesets {
   dnd4e: {
     kinds: "standard" | "move" | "minor" | "ready" | "free" | "free-response" | "no-action" | "opportunity" | "interrupt" | "reaction" | "readied" | "lose" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "attack" | "attacks" | "comment" | "do" | "expect" | "forced" | "id" | "name" | "on" | "own_trigger" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "squares" | "targets" | "to" | "triggers";
+    fields: "actor" | "attack" | "attacks" | "comment" | "do" | "expect" | "forced" | "id" | "name" | "on" | "own_trigger" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "squares" | "targets" | "teleport" | "to" | "triggers";
     options: "free_actions_per_turn" | "opportunity_limit_turns" | "readied_as" | "reaction_window";
     combatantFields: "id" | "side" | "name" | "at" | "reach";
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "difficult" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "to" | "triggers" | "unseen";
+    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "difficult" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "teleport" | "to" | "triggers" | "unseen";
     options: "slot_reactions";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "prone" | "size";
   };
@@ -144,6 +144,7 @@ export interface Step {
   slot?: boolean;
   spell?: boolean;
   stand?: boolean;
+  teleport?: boolean;
   unseen?: boolean;
   expect?: Expect;
 }

@@ -489,6 +489,9 @@ def only_a_prone_creature_stands_up(rec):
             assert condition(rec, a.actor, "prone", a.index), ("stood up", a.actor)
 
 
+_COUNTED = ("path", "squares", "parts", "attacks")
+
+
 @law("dnd5e", "movement_left")
 def movement_within_speed(rec):
     feet, dashes = Counter(), Counter()
@@ -499,6 +502,8 @@ def movement_within_speed(rec):
         elif a.kind == "move":
             fid = made.get(a.index)         # a stopped move counts the squares walked
             walked = rec.done[fid] if rec.outcome.get(fid) == "stop" else a.parts()
+            if a.step.get("stand") and not any(k in a.step for k in _COUNTED):
+                walked = 0                                   # it only stands up (T-5E-PRONE)
             rough = 2 if a.step.get("difficult") else 1      # Difficult Terrain (T-5E-SPACES)
             feet[(a.actor, a.serial)] += 5 * rough * walked
     speed = {c: f.speed for c, f in rec.enc.fighters.items()}

@@ -260,3 +260,20 @@ def test_difficult_is_a_move_field_and_the_builder_offers_it():
     assert fields["difficult"]["type"] == "flag"
     assert Namer(rs, {"steps": []}).details({"do": "move", "difficult": True}) == \
         ["through Difficult Terrain"]
+
+
+# -- a teleport of one's own (T-5E-OPPORTUNITY, T-5E-SPACES) ---------------------------------
+
+@rule("5E-TELEPORT", "5E-OA-OWN-MOVEMENT")
+def test_a_teleport_of_ones_own_spends_no_movement_and_provokes_nothing():
+    enc = Encounter("dnd5e", [{"id": "wizard", "side": "pcs", "at": [0, 0], "bonus": True},
+                              {"id": "orc", "side": "monsters", "at": [1, 0]}])
+    assert verdict(do(enc, "bonus", "wizard", slot=True, teleport=True,
+                      path=[[4, 4]])) == "allowed"
+    assert verdict(do(enc, "opportunity", "orc")) == "not-own-movement"
+    do(enc, "resolve")
+    assert enc.fighters["wizard"].at == (4, 4)
+    assert enc.budgets("wizard")["movement"] == 30
+    with pytest.raises(StepError) as err:
+        do(enc, "move", "wizard", teleport=True)
+    assert err.value.code == "field-of-another-kind"

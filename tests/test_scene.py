@@ -72,6 +72,26 @@ def test_an_opportunity_action_with_its_own_trigger_needs_no_provocation():
     assert err.value.code == "field-of-another-kind"
 
 
+@rule("4E-SCENE-GRID", "4E-OPP-TRIGGER")
+def test_a_teleport_of_ones_own_jumps_and_provokes_nobody():
+    """teleport: true makes a step's path the one square arrived at; the
+    same path walked is no path at all."""
+    enc = grid(("ayla", "h", (0, 0)), ("orc", "m", (1, 0)))
+    with pytest.raises(StepError) as err:
+        step(enc, "move", "ayla", path=[[0, 5]])
+    assert err.value.code == "bad-path"
+    with pytest.raises(StepError) as err:
+        step(enc, "free", "ayla", path=[[0, 5]], teleport=True)
+    assert err.value.code == "bad-path"          # free takes no teleport: a walk, read first
+    with pytest.raises(StepError) as err:
+        step(enc, "free", "ayla", teleport=True)
+    assert err.value.code == "field-of-another-kind"
+    assert step(enc, "move", "ayla", path=[[0, 5]], teleport=True).verdict == "allowed"
+    assert step(enc, "opportunity", "orc").reason == "not-provoked"
+    step(enc, "resolve")
+    assert enc.fighters["ayla"].at == (0, 5)
+
+
 @rule("4E-SCENE-GRID")
 def test_diagonal_neighbours_are_adjacent_and_further_squares_are_not():
     """A ranged attack provokes an enemy on a diagonal square, not one two

@@ -79,7 +79,9 @@ def place(fighters, combatants) -> bool:
 def read(enc, st, data) -> None:
     """The scene fields of a step: ``path``, ``shift``, ``attack``, ``targets``
     and ``forced``; the values ``attack`` and ``forced`` take are the ruleset's
-    (:class:`fsm.rulesets.SceneWords`)."""
+    (:class:`fsm.rulesets.SceneWords`). A step of the actor's own whose kind
+    takes the flag named after the jump (``teleport: true``) is that jump:
+    its path is the one square arrived at, and it is no walk."""
     words = enc.ruleset.scene
     if "attack" in data:
         if data["attack"] not in words.attack_kinds:
@@ -117,6 +119,9 @@ def read(enc, st, data) -> None:
             raise StepError("a forced path is no shift: give 'forced' or 'shift'", "shift",
                             "field-of-another-kind")
         st.forced = data["forced"]
+    spec = enc.ruleset.spec_of.get(st.kind)
+    if words.jump and data.get(words.jump) is True and spec and words.jump in spec.flags:
+        st.forced = words.jump      # its own teleport: the jump, without a push (T-SCENE)
     if "path" in data:
         _path(enc, st, data)
 

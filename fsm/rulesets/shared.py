@@ -24,6 +24,8 @@ SCENE = SceneWords(attack_kinds=("melee", "ranged", "area", "close"),
                    forced_kinds=("push", "pull", "slide", "teleport"), jump="teleport")
 # what each forced kind of SCENE does to someone, in a player's words (Words.forced)
 FORCED_WORDS = {"push": "pushed", "pull": "pulled", "slide": "slid", "teleport": "teleported"}
+# the flag of a step of one's own that teleports (a power's, a spell's): SCENE's jump
+TELEPORT = SCENE.jump
 
 
 def book(*modules) -> Guards:

@@ -18,6 +18,8 @@ from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
+_JUMPS = (shared.TELEPORT,)     # a power of the step's own that teleports (T-SCENE)
+
 RULESET = register(Ruleset(
     name="dnd4e", title="D&D 4e", rule_prefix="4E",
     long_title="Dungeons & Dragons 4th edition",
@@ -38,8 +40,11 @@ RULESET = register(Ruleset(
     ),
     fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    step_specs=(StepSpec("move", moving=True), StepSpec("ready", text_fields=("readies",)),
-                StepSpec("opportunity", flags=(OWN_TRIGGER,))),
+    step_specs=(StepSpec("standard", flags=_JUMPS), StepSpec("move", moving=True, flags=_JUMPS),
+                StepSpec("minor", flags=_JUMPS), StepSpec("ready", text_fields=("readies",)),
+                StepSpec("opportunity", flags=(OWN_TRIGGER,)),
+                StepSpec("interrupt", flags=_JUMPS), StepSpec("reaction", flags=_JUMPS),
+                StepSpec("readied", flags=_JUMPS)),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("cs-4e", "fr-4e"),
     scene=replace(shared.SCENE, shifts=True),

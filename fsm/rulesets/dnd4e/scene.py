@@ -65,8 +65,10 @@ def why_provoked(enc, actor, frame) -> str:
     where = f"{mover.id} at {show(mover.at)}, {me.id} at {show(me.at)}"
     attacks = frame.attack in PROVOKING_ATTACKS
     if frame.path and frame.forced:
-        moved = "teleportation" if frame.forced == "teleport" else f"a {frame.forced}"
-        return f"{moved} is no movement of {mover.id}'s own and provokes nobody ({where})"
+        if frame.forced == enc.ruleset.scene.jump:
+            return f"teleportation crosses no square and provokes nobody ({where})"
+        return f"a {frame.forced} is no movement of {mover.id}'s own and provokes nobody " \
+               f"({where})"
     if frame.path and frame.shift and not attacks:
         return f"a shift provokes nobody ({where})"
     if not frame.path and not attacks:

@@ -28,6 +28,7 @@ from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
 _CAST = (SPELL, SLOT)
+TELEPORT = shared.TELEPORT      # a spell of the step's own that teleports (Misty Step)
 ATTRIBUTION = (
     'This work includes material from the System Reference Document 5.2.1 ("SRD 5.2.1") '
     "by Wizards of the Coast LLC, available at https://www.dndbeyond.com/srd. The SRD "
@@ -45,13 +46,14 @@ RULESET = register(Ruleset(
     ),
     fighter=Fighter5e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    step_specs=(StepSpec("action", flags=(*_CAST, ADDITIONAL)), StepSpec("bonus", flags=_CAST),
+    step_specs=(StepSpec("action", flags=(*_CAST, ADDITIONAL, TELEPORT)),
+                StepSpec("bonus", flags=(*_CAST, TELEPORT)),
                 StepSpec("dash", flags=(BONUS, ADDITIONAL)),
                 StepSpec("disengage", flags=(BONUS, ADDITIONAL)),
                 StepSpec("ready", text_fields=("readies",), flags=(*_CAST, ADDITIONAL)),
                 StepSpec("move", moving=True, flags=(STAND, DIFFICULT)),
-                StepSpec("reaction", flags=(*_CAST, BEFORE)),
-                StepSpec("readied", flags=(DIFFICULT,)),
+                StepSpec("reaction", flags=(*_CAST, BEFORE, TELEPORT)),
+                StepSpec("readied", flags=(DIFFICULT, TELEPORT)),
                 StepSpec("event", flags=(CONCENTRATION, *CONDITIONS))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("srd-5e",), attribution=ATTRIBUTION,
