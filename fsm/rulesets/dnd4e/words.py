@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..shared import FORCED_WORDS
+from ..shared import FORCED_WORDS, TELEPORT
 from ..words import COUNT, USED, WHAT, Words
 from .limits import OWN_TRIGGER
 from .scene import ENTERS_REACH
@@ -22,9 +22,11 @@ WORDS = Words(
              "free_used": ("free action", USED), "readied": ("readied action", WHAT)},
     labels={ENTERS_REACH: "when it enters {actor}'s reach"},
     suggest={"readies": ("standard", "move", "minor")},
-    flags={OWN_TRIGGER: "its power states its own trigger"},
+    flags={OWN_TRIGGER: "its power states its own trigger", TELEPORT: "teleporting"},
     hints={OWN_TRIGGER: "an opportunity action that is no opportunity attack: the trigger "
-                        "need not provoke; once a turn, never on one's own turn"},
+                        "need not provoke; once a turn, never on one's own turn",
+           TELEPORT: "a power that teleports: the last square clicked is where it arrives; "
+                     "its movement provokes nobody"},
     provokes="{mover} provokes {who}",
     reasons={
         "trigger-not-resolved": "{trigger} has not taken effect yet: an immediate reaction "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..shared import FORCED_WORDS
+from ..shared import FORCED_WORDS, TELEPORT
 from ..words import COUNT, FEET, WHAT, Words
 from .conditions import CONCENTRATION
 from .limits import ADDITIONAL, BEFORE, BONUS, SLOT, SPELL
@@ -26,7 +26,7 @@ WORDS = Words(
            ADDITIONAL: "as the additional action (Action Surge, Haste)",
            "incapacitated": "becoming Incapacitated", "unseen": "becoming unseen",
            "blinded": "becoming Blinded", "prone": "falling Prone", STAND: "standing up first",
-           DIFFICULT: "through Difficult Terrain"},
+           DIFFICULT: "through Difficult Terrain", TELEPORT: "teleporting"},
     unflags={"incapacitated": "no longer Incapacitated", "unseen": "seen again",
              "blinded": "seeing again", "prone": "no longer Prone"},
     hints={BEFORE: "while its trigger is still pending, as Shield and Counterspell come",
@@ -34,6 +34,8 @@ WORDS = Words(
            ADDITIONAL: "a feature gives one more action this turn; never the Magic action",
            STAND: "a Prone creature stands up for half its Speed; without squares, it only "
                   "stands",
+           TELEPORT: "a spell that teleports (Misty Step): the last square clicked is where "
+                     "it arrives; no Opportunity Attack, no movement spent",
            DIFFICULT: "rubble, undergrowth, another creature's space: each square costs "
                       "10 ft",
            "opportunity": "right before the mover leaves the attacker's reach",

@@ -127,7 +127,7 @@
       }
       const targets = Array.from(form.querySelectorAll('[data-target]')).filter((i) => i.checked).map((i) => i.dataset.target);
       if (targets.length) { step.targets = targets; }
-      if (path.length) { step.path = path.slice(); }
+      if (path.length) { step.path = step.teleport ? path.slice(-1) : path.slice(); }  // a jump: where it ends
       Object.assign(step, extra || {});
       return { op: 'add-steps', steps: c.steps.slice(0, -1).concat([step]), edits: c.edits };
     }
