@@ -127,8 +127,8 @@
       }
       const targets = Array.from(form.querySelectorAll('[data-target]')).filter((i) => i.checked).map((i) => i.dataset.target);
       if (targets.length) { step.targets = targets; }
-      if (path.length) { step.path = step.teleport ? path.slice(-1) : path.slice(); }  // a jump: where it ends
       Object.assign(step, extra || {});
+      if (path.length) { step.path = step.teleport ? path.slice(-1) : path.slice(); }  // a jump: where it ends
       return { op: 'add-steps', steps: c.steps.slice(0, -1).concat([step]), edits: c.edits };
     }
     function quickly(label, extra) {
