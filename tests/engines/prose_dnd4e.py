@@ -31,8 +31,11 @@ FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "
                 "forced", "attack", "targets")
 
 STEP_FIELDS = {"actor", "attack", "attacks", "comment", "do", "expect", "forced", "id", "name",
-               "on", "parts", "path", "provokes", "readies", "ruling", "shift", "squares",
-               "targets", "to", "triggers"}
+               "on", "own_trigger", "parts", "path", "provokes", "readies", "ruling", "shift",
+               "squares", "targets", "teleport", "to", "triggers"}
+# FORMAT.md: the true/false fields and the kinds that take them, in T-ERRORS's order.
+FLAGS = (("own_trigger", {"opportunity"}),
+         ("teleport", {"standard", "move", "minor", "interrupt", "reaction", "readied"}))
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
@@ -279,6 +282,7 @@ class Frame:
         self.start = None           # where the owner stood when the step was declared
         self.shift = False
         self.forced = None
+        self.teleport = False       # the actor's own teleport (FORMAT.md, The scene)
         self.attack = None
         self.targets = []
 
@@ -458,10 +462,10 @@ def enemies(st, who):
     return [c for c in st.sides if st.sides[c] != st.sides[who]]
 
 
-def move_provokes(path, shift, forced):
-    """A path's movement provokes unless it is a shift or forced (ASM-FORCED-MOVE);
-    a step without a path moves nobody."""
-    return bool(path) and not shift and not forced
+def move_provokes(path, shift, forced, teleport=False):
+    """A path's movement provokes unless it is a shift, forced or the actor's
+    own teleport (ASM-FORCED-MOVE); a step without a path moves nobody."""
+    return bool(path) and not shift and not forced and not teleport
 
 
 def provokes_now(st, f, c):
@@ -471,14 +475,14 @@ def provokes_now(st, f, c):
         return False
     near = next_to(st.positions[f.owner], st.positions[c])
     by_attack = f.attack in ("ranged", "area")
-    return near and (by_attack or move_provokes(f.path, f.shift, f.forced))
+    return near and (by_attack or move_provokes(f.path, f.shift, f.forced, f.teleport))
 
 
 def declared_provokes(st, actor, step):
     """T-SCENE: a stated `provokes` is compared with the positions when the
     step is declared: every enemy next to every square its path leaves
     (where the actor stands, then each square but the last), not a shift
-    nor a `forced` path, and for a ranged or area attack every enemy next to
+    nor a `forced` path nor a `teleport`, and for a ranged or area attack every enemy next to
     where the actor stands."""
     if actor is None:
         return set()
@@ -486,7 +490,8 @@ def declared_provokes(st, actor, step):
     foes = enemies(st, actor)
     path = [tuple(q) for q in step["path"]] if step.get("path") else []
     left = []
-    if move_provokes(path, step.get("shift") is True, step.get("forced")):
+    if move_provokes(path, step.get("shift") is True, step.get("forced"),
+                     step.get("teleport") is True):
         left = [here] + path[:-1]
     if step.get("attack") in ("ranged", "area"):
         left.append(here)
@@ -535,7 +540,8 @@ def mark_lost(st, f):
 # a frame's field on a step that makes no frame, `actor`, `id`, `to` on a step
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
-# (_read_path gives its own order), `ruling`, `name`, the free-text fields
+# (_read_path gives its own order), `ruling`, `name`, the true/false fields
+# (`own_trigger`, `teleport`), the free-text fields
 # (`readies`); a `to` naming no frame comes last (find_trigger).
 
 
@@ -572,7 +578,7 @@ def read_step(st, step, n):
     _read_counts(step)
     _read_lists(st, step)
     _read_shift_forced(step, kind)
-    _read_path(st, step, actor)
+    _read_path(st, step, actor, kind)
     _read_texts(step, kind)
     return kind, actor, fid, step
 
@@ -671,11 +677,13 @@ def _read_shift_forced(step, kind):
             err("forced-without-path", "forced needs a path")
 
 
-def _read_path(st, step, actor):
+def _read_path(st, step, actor, kind):
     """T-ERRORS, in this order: path-without-scene, a path without an actor
     (missing-actor), its list and squares (bad-value), a teleport of more
     than one square, a square not next to the last, the last square on
-    another combatant (bad-path), then a part count beside it."""
+    another combatant (bad-path), then a part count beside it. A step whose
+    kind takes `teleport` and says `"teleport": true` has its path read as a
+    teleport's, before the flag itself is read."""
     if "path" not in step:
         return
     if st.positions is None:
@@ -686,7 +694,9 @@ def _read_path(st, step, actor):
     if not isinstance(path, list) or not 1 <= len(path) <= 100 or not all(
             _is_square(q) for q in path):
         err("bad-value", "path must be a list of squares")
-    _walk(st, [tuple(q) for q in path], actor, step.get("forced") == "teleport")
+    teleport = step.get("forced") == "teleport" or (
+        step.get("teleport") is True and kind in dict(FLAGS)["teleport"])
+    _walk(st, [tuple(q) for q in path], actor, teleport)
     given = [k for k in ("squares", "attacks", "parts") if k in step]
     if given and (given != ["squares"] or step["squares"] != len(path)):
         err("two-part-counts", "beside a path, only squares equal to its length")
@@ -715,6 +725,12 @@ def _read_texts(step, kind):
         err("bad-value", "bad ruling")
     if "name" in step and not isinstance(step["name"], str):
         err("bad-value", "name must be a string")
+    for k, kinds in FLAGS:      # each: a kind that does not take it, then its value
+        if k in step:
+            if kind not in kinds:
+                err("field-of-another-kind", "%r does not belong to %s" % (k, kind))
+            if not isinstance(step[k], bool):
+                err("bad-value", "%s must be true or false" % k)
     if "readies" in step:
         if kind != "ready":
             err("field-of-another-kind", "'readies' belongs to a ready step")
@@ -785,6 +801,11 @@ def _nothing_unresolved_above(st, cx, f):
 
 
 def _provoked(st, cx, f):
+    """T-SCENE: an opportunity action with its own trigger (`own_trigger`)
+    needs no provocation, positions or none; a turn moment is still no one's
+    action (not-provoked)."""
+    if cx.step.get("own_trigger") is True:
+        return f.moment is None
     if st.positions is None:
         return cx.actor in f.provokes
     return provokes_now(st, f, cx.actor)
@@ -976,6 +997,7 @@ def new_frame(st, kind, actor, fid, step):
     f.start = st.positions[actor] if st.positions is not None and actor is not None else None
     f.shift = step.get("shift") is True
     f.forced = step.get("forced")
+    f.teleport = step.get("teleport") is True
     f.attack = step.get("attack")
     f.targets = list(step.get("targets") or [])
     if kind == "ready":

@@ -47,11 +47,13 @@ TAKES = {
     "slot": {"action", "bonus", "ready", "reaction"},
     "spell": {"action", "bonus", "ready", "reaction"},
     "stand": {"move"},
+    # FORMAT.md, The scene: the actor's own teleport (Misty Step, say)
+    "teleport": {"action", "bonus", "reaction", "readied"},
     "unseen": {"event"},
 }
 # T-ERRORS: the true/false fields, checked in this order.
 BOOL_FIELDS = ("additional", "before", "blinded", "bonus", "concentration", "difficult",
-               "incapacitated", "prone", "slot", "spell", "stand", "unseen")
+               "incapacitated", "prone", "slot", "spell", "stand", "teleport", "unseen")
 # T-5E-CONDITIONS: the conditions a combatant object gives, which an event may change.
 CONDITIONS = ("incapacitated", "unseen", "blinded", "prone")
 # FORMAT.md, `combatants`; T-5E-SPACES, ASM-5E-SIZES: the sizes, in order.
@@ -61,7 +63,7 @@ STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", 
                "comment", "difficult", "do", "expect", "forced", "id", "incapacitated",
                "name", "on", "parts", "path", "prone", "provokes", "readies", "ruling",
                "shift", "concentration", "slot", "spell", "squares", "stand", "targets",
-               "to", "triggers", "unseen"}
+               "teleport", "to", "triggers", "unseen"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
@@ -282,6 +284,7 @@ class Frame:
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
         self.forced = None
+        self.teleport = False       # `teleport: true`: the actor's own teleport
         self.attack = None          # melee, ranged, area or close
         self.feet = None            # a move: the feet of each part, as declared
 
@@ -483,8 +486,8 @@ def declared_provokes(st, actor, step):
     """T-5E-OPPORTUNITY: every creature whose reach one of the path's squares
     leaves, from where the actor stands; none for a creature that took the
     Disengage action this turn, on its turn."""
-    if actor is None or not step.get("path"):
-        return set()
+    if actor is None or not step.get("path") or own_teleport(step):
+        return set()        # T-SCENE: a teleport's movement provokes nobody
     if actor in st.disengaged and actor == st.active:
         return set()
     squares = [st.positions[actor]] + [tuple(q) for q in step["path"]]
@@ -541,7 +544,7 @@ def read_step(st, step, n):
     _read_counts(step)
     _read_lists(st, step)
     _read_shift_forced(step, kind)
-    _read_path(st, step, actor)
+    _read_path(st, step, kind, actor)
     _read_texts(step, kind)
     return kind, actor, fid, step
 
@@ -640,11 +643,13 @@ def _read_shift_forced(step, kind):
             err("forced-without-path", "forced needs a path")
 
 
-def _read_path(st, step, actor):
+def _read_path(st, step, kind, actor):
     """T-ERRORS, in this order: path-without-scene, a path without an actor
     (missing-actor), its list and squares (bad-value), a teleport of more
     than one square, a square not next to the last, the last square on
-    another combatant (bad-path), then a part count beside it."""
+    another combatant (bad-path), then a part count beside it. A step whose
+    kind takes `teleport` and that says `"teleport": true` has its path read
+    as a teleport's here, before the flag itself is read."""
     if "path" not in step:
         return
     if st.positions is None:
@@ -655,7 +660,9 @@ def _read_path(st, step, actor):
     if not isinstance(path, list) or not 1 <= len(path) <= 100 or not all(
             _is_square(q) for q in path):
         err("bad-value", "path must be a list of squares")
-    _walk(st, [tuple(q) for q in path], actor, step.get("forced") == "teleport")
+    teleport = step.get("forced") == "teleport" or (
+        kind in TAKES["teleport"] and step.get("teleport") is True)
+    _walk(st, [tuple(q) for q in path], actor, teleport)
     given = [k for k in ("squares", "attacks", "parts") if k in step]
     if given and (given != ["squares"] or step["squares"] != len(path)):
         err("two-part-counts", "beside a path, only squares equal to its length")
@@ -736,6 +743,13 @@ def as_bonus(cx):
     return cx.kind == "bonus" or "bonus" in paid_by(cx.step)
 
 
+def own_teleport(step):
+    """FORMAT.md, The scene: `teleport: true` (read once the step is read, so
+    on a kind that takes it): the actor's own teleport, whose movement
+    provokes nobody, passes no one's space and spends no movement."""
+    return step.get("teleport") is True
+
+
 def casts_spell(step):
     return step.get("spell") is True or step.get("slot") is True
 
@@ -810,9 +824,10 @@ def _passes_only_open_spaces(st, cx):
     """T-5E-SPACES: an own path enters no square of a creature it may not pass
     (where everyone stands when it is declared); a `forced` path is not the
     creature's own move and is not checked (no step that takes this check
-    takes `forced`: it belongs to an event)."""
+    takes `forced`: it belongs to an event), nor is a `teleport`, which
+    crosses no space."""
     if st.positions is None or "path" not in cx.step or cx.actor is None \
-            or cx.step.get("forced") is not None:
+            or cx.step.get("forced") is not None or own_teleport(cx.step):
         return True
     for q in cx.step["path"]:
         for c, where in st.positions.items():
@@ -906,8 +921,10 @@ def _readied_one_attack(st, cx):
 
 
 def _readied_move_within_speed(st, cx):
-    """T-5E-READY: a readied move up to the creature's Speed, not farther."""
-    return not _a_move(cx.step) or move_feet(st, cx.actor, cx.step) <= st.speed(cx.actor)
+    """T-5E-READY: a readied move up to the creature's Speed, not farther; a
+    teleport covers no feet (T-5E-SPACES: it crosses no space)."""
+    return (not _a_move(cx.step) or own_teleport(cx.step)
+            or move_feet(st, cx.actor, cx.step) <= st.speed(cx.actor))
 
 
 def _during_own_move_or_action(st, cx):
@@ -987,7 +1004,9 @@ CHECKS = {
                                          or trigger_resolved(cx.trigger)),
     "oa_before_its_trigger": lambda st, cx: (cx.trigger.moment is None
                                              and trigger_pending(cx.trigger)),
-    "moves_by_itself": lambda st, cx: cx.trigger.kind != "event" and not cx.trigger.forced,
+    # T-5E-OPPORTUNITY: not an event, no `forced` path, no `teleport: true`
+    "moves_by_itself": lambda st, cx: (cx.trigger.kind != "event" and not cx.trigger.forced
+                                       and not cx.trigger.teleport),
     "not_disengaged": _not_disengaged,
     "leaves_reach": _leaves_reach,
     "sees_the_mover": _sees_the_mover,
@@ -1063,6 +1082,7 @@ def new_frame(st, kind, actor, fid, step):
     f = Frame(fid, kind, actor, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
     f.path = path
     f.forced = step.get("forced")
+    f.teleport = own_teleport(step)
     f.attack = step.get("attack")
     f.turn = st.turn
     f.spell = casts_spell(step)

@@ -20,8 +20,10 @@ def square_feet(enc, st) -> list:
     stands that is neither its ally nor Tiny (Difficult Terrain, counted once:
     T-5E-SPACES); 5 more a square when a Prone mover crawls; half its Speed
     more on the first part when it stands up, which is its only part when it
-    gives no square (T-5E-PRONE)."""
-    mover = enc.fighters.get(st.actor) if st.forced is None else None
+    gives no square (T-5E-PRONE). A forced path or a teleport covers none."""
+    if st.forced is not None:
+        return [0] * st.parts                         # moved or teleported: no feet of its own
+    mover = enc.fighters.get(st.actor)
     if mover is None:
         return [FEET_PER_SQUARE] * st.parts
     stand = STAND in st.flags
