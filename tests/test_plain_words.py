@@ -120,3 +120,17 @@ def test_a_verdict_as_it_shows_names_no_part_of_the_machine(live_site, browser):
         toggled += bool(machine(details))
     assert found == {}
     assert toggled == len(GALLERY)
+
+
+def test_an_allowed_step_says_the_limit_it_met_and_a_stack_move_says_yes():
+    """A player reads why a step was allowed: the limit nearest to refusing
+    it (the movement left, a Reaction still there), not a bare "Yes."."""
+    from fsm.io.scenario import load_source
+    from fsm.site.trace import trace
+    path = str(ROOT / "spec" / "scenarios" / "5e-dash-through-rubble.json")
+    doc, lines = load_source(path)
+    said = [r["say"] for r in trace(doc, path, lines, {})[1]]
+    assert said[1] == "Yes: Fighter has not taken its action this turn."      # the Dash
+    assert said[2] == "Yes."                                                  # a resolve
+    assert said[3] == "Yes: Fighter has 60 ft of movement left, enough for 60 ft."
+    assert not any(_internal(s) for s in said)

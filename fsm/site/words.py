@@ -28,6 +28,8 @@ _MOMENT_ID = re.compile(r"(turn-start|turn-end)@([0-9]+)\Z")
 _MACHINE = (re.compile(r" ?\((?:\d+/\d+ [a-z ]*|[a-z_]+=[^)]*|outcome: [^)]*)\)"),
             re.compile(r"\btrigger (?=\{)"))
 
+_INNARDS = re.compile(r"\b(?:stack|frames?|s\d+|turn-(?:start|end)@\d+)\b")
+
 
 def display(cid, name=None) -> str:
     """A combatant as it is named for people: its ``name``, else its id with
@@ -238,9 +240,22 @@ class Namer:
                     one, many = dict(COUNTED)["cost"]
                     said += f" ({self.who(f.owner)}'s {f.cost} {one if f.cost == 1 else many})"
                 return said + "."
-            return "Yes."
+            why = "" if kind in self.rs.stack_moves else self._why_yes(enc, verdict)
+            return f"Yes: {why}." if why else "Yes."
         head = "The GM decides" if verdict.verdict == "gm" else "No"
         return f"{head}: {self.reason(enc, verdict)}."
+
+    def _why_yes(self, enc, verdict) -> str:
+        """The last limit an allowed step met, the one nearest to refusing it
+        (a budget, a window), in a player's words; '' when none was said."""
+        for template, values in reversed(verdict.templates[1] if verdict.templates else ()):
+            for pattern in _MACHINE[1:]:
+                template = pattern.sub("", template)
+            slots = _Slots({k: self._value(enc, v) for k, v in (values or {}).items()})
+            text = _MACHINE[0].sub("", string.Formatter().vformat(template, (), slots))
+            if not _INNARDS.search(text):       # the stack's own words stay in the details
+                return text
+        return ""
 
     def reason(self, enc, verdict) -> str:
         """What refused a step (or left it to the GM), in a player's words."""
