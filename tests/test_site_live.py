@@ -380,6 +380,26 @@ def _select(browser, css, value):
     Select(_css(browser, css)).select_by_value(value)
 
 
+def test_a_question_typed_then_start_cancelled_leaves_the_scenario_as_it_was(served, browser):
+    """Typing a question for a new scenario, then declining to replace the
+    one in the text box, changes nothing: not even the old one's title."""
+    from selenium.webdriver.common.keys import Keys
+    from builder_driver import Player
+    from fsm.io.scenario import load
+    _ready(browser, served)
+    doc = load(str(ROOT / "spec" / "scenarios" / "5e-dash-through-rubble.json"))
+    Player(browser, doc).play(upto=1)
+    source = "return document.getElementById('source').value"
+    before = browser.execute_script(source)
+    assert json.loads(before)["question"] == doc["question"]
+    box = _css(browser, "#b-question")
+    box.send_keys(Keys.CONTROL, "a")                  # as a player replaces the words
+    box.send_keys("Can a goblin hide twice?")
+    browser.execute_script("window.confirm = () => false")
+    _css(browser, "#b-rulesets button.start").click()
+    assert json.loads(browser.execute_script(source))["question"] == doc["question"]
+
+
 def test_the_builder_undoes_branches_and_follows_the_text(served, browser):
     """Undo drops the last step; "from here" on a row keeps the steps up to
     it; a text edited by hand and checked is what the builder then offers;

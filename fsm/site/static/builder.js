@@ -189,12 +189,21 @@
     document.querySelectorAll('#b-rulesets button.start').forEach((b) => {
       b.disabled = false;
       b.addEventListener('click', () => {
-        if (api.source.value.trim() && !window.confirm('Replace the scenario in the text box with a new one?')) { return; }
+        if (api.source.value.trim() && !window.confirm('Replace the scenario in the text box with a new one?')) {
+          // Cancel changes nothing: a question typed for the new one (its field
+          // left as Start was clicked) does not retitle the old one
+          if (current && current.ok && (current.question || '') !== asked) {
+            change({ op: 'question', question: asked });
+          }
+          return;
+        }
         api.source.value = '';
         change({ op: 'new', ruleset: b.dataset.ruleset, question: $('b-question').value });
         $('b-who').focus();
       });
     });
+    let asked = '';                 // the question as it stood before it was last edited
+    $('b-question').addEventListener('focus', () => { asked = (current && current.question) || ''; });
     $('b-question').disabled = false;
     $('b-question').addEventListener('change', () => {
       if (current && current.ok && !current.empty) { change({ op: 'question', question: $('b-question').value }); }
