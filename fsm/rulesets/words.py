@@ -30,8 +30,8 @@ class Words:
     to the step's name; ``unflags``: the same for the fields whose ``false``
     says something too (a condition that ends) -> what that adds; ``hints``:
     a step kind or flag -> a longer word on what it is or when it comes, for
-    the builder's buttons; ``fields``: a combatant's field -> what the
-    builder calls it; ``labels``: an ``on`` label -> when the answer comes,
+    the builder's buttons; ``fields``: a combatant's field, or a step's
+    count of squares, -> what the builder calls it; ``labels``: an ``on`` label -> when the answer comes,
     with ``{actor}``; ``suggest``: a free-text field of a step -> the values
     players mostly give it (each offered as a step of its own); ``provokes``:
     how a stated provocation reads, with ``{mover}`` and ``{who}``;

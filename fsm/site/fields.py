@@ -31,7 +31,7 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
                     "label": "attack rolls"})
     if (moving or answer) and not scene:
         out.append({"name": "squares", "type": "count", "choices": list(COUNTS),
-                    "label": "squares moved"})
+                    "label": rs.words.fields.get("squares", "squares moved")})
     elif not answer and kind != EVENT and not moving:
         out.append({"name": "parts", "type": "count",
                     "choices": [1, *COUNTS] if spec is not None and spec.cost_field else

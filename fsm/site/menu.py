@@ -342,9 +342,10 @@ class Menu:
             if better:          # each after the refused one it stands for
                 turn.insert(turn.index(c) + 1, {**better, "label": c["label"] + better.pop("also"),
                                                 "who": c["who"], "fields": c["fields"]})
-        turn += [self.choice(steps, f"Skip to {self.namer.who(who)}'s "
-                             f"{'next ' if who == whose_turn(self.enc) else ''}turn "
-                             f"({len(steps)} turns end)", key=f"skip:{who}")
+        turn += [self.choice(steps, f"Skip to the start of {self.namer.who(who)}'s "
+                             f"{'next ' if who == whose_turn(self.enc) else ''}turn"
+                             f"{f' ({len(steps)} turns end first)' if len(steps) > 1 else ''}",
+                             key=f"skip:{who}")
                  for steps, who in skips(self.enc, self.order)]
         anyone.append(self.choice([{"do": EVENT}], "Something happens (a trap, a fall, "
                                   "a spell's effect)", fields=self.fields(EVENT)))

@@ -42,7 +42,8 @@ WORDS = Words(
            "readied": "the readied response, with the Reaction, right after its trigger"},
     fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
             "incapacitated": "Incapacitated", "unseen": "unseen by the others",
-            "blinded": "Blinded", "prone": "Prone", "size": "size"},
+            "blinded": "Blinded", "prone": "Prone", "size": "size",
+            "squares": "squares moved (5 ft each)"},
     provokes="{mover} leaves {who}'s reach",
     only_moves_provoke=True,
     reasons={

@@ -20,7 +20,10 @@ RULESET = register(Ruleset(
     long_title="Pathfinder 2nd edition",
     options=(
         Option("mode", "encounter", ("encounter", "exploration"),
-               "encounter: the reaction budget applies; exploration: the GM decides"),
+               "whether the scene is a fight (encounter: one reaction per round, as "
+               "written) or happens outside one (exploration: a reaction beyond the "
+               "budget is as exploration_reactions says, the GM's call unless set, and "
+               "reacting before one's first turn is not checked)"),
         Option("exploration_reactions", "gm", ("gm", "encounter", "unlimited"),
                "outside encounters, a reaction beyond the budget is the GM's call (gm), "
                "refused as in an encounter, or allowed"),
