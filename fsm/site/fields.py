@@ -31,7 +31,8 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
                     "label": "attack rolls"})
     if (moving or answer) and not scene:
         out.append({"name": "squares", "type": "count", "choices": list(COUNTS),
-                    "label": rs.words.fields.get("squares", "squares moved")})
+                    "label": rs.words.fields.get("squares", "squares moved"),
+                    "short": "squares moved"})                  # on its quick buttons
     elif not answer and kind != EVENT and not moving:
         out.append({"name": "parts", "type": "count",
                     "choices": [1, *COUNTS] if spec is not None and spec.cost_field else

@@ -150,7 +150,7 @@
         if (f.name !== 'shift') { quickly(f.label, { [f.name]: true }); }
       }
       if (f.type === 'count') {
-        if (f.quick !== false) { f.choices.forEach((v) => quickly(v + ' ' + f.label, { [f.name]: v })); }
+        if (f.quick !== false) { f.choices.forEach((v) => quickly(v + ' ' + (f.short || f.label), { [f.name]: v })); }
         const s = el('select', { id: id, dataset: { field: f.name } });
         if (!f.required) { s.appendChild(el('option', { value: '' }, 'one')); }
         f.choices.forEach((v) => s.appendChild(el('option', { value: JSON.stringify(v), selected: last[f.name] === v }, String(v))));
