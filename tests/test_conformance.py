@@ -269,9 +269,14 @@ def test_every_mutant_is_killed():
 
 
 def test_a_missing_vector_lets_its_mutant_survive():
-    """Without the vectors that break a limit, its mutant survives: the score measures."""
-    vectors = [(p, d) for p, d in C.collect(None)
-               if "4E-OPP-TRIGGER" not in d.get("rules", ())]
+    """Without the vectors that break a limit, its mutant survives: the score
+    measures. (Those that cite its rule, and those that expect its refusal
+    without citing a rule, as the readings of a field's values do.)"""
+    def breaks(d):
+        return "4E-OPP-TRIGGER" in d.get("rules", ()) or any(
+            isinstance(s, dict) and (s.get("expect") or {}).get("reason") == "not-provoked"
+            for s in d.get("steps") or ())
+    vectors = [(p, d) for p, d in C.collect(None) if not breaks(d)]
     results = dict((m.id, k) for m, k in score(vectors, only={"dnd4e:no-provoked"}))
     assert results == {"dnd4e:no-provoked": []}
 
