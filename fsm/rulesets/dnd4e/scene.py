@@ -109,18 +109,19 @@ def _provoked_seen(enc, st):
     seen["scene"] = ""
     if enc.scene and st.target is not None and st.actor in enc.fighters:
         seen["scene"] = ": " + why_provoked(enc, st.actor, st.target)
-    seen["ok"] = f"{seen.get('trigger')} provokes {st.actor}{seen['scene']}"
+    seen["verb"] = "provokes"          # the actor stays a value of its own (crowd.reword)
     if OWN_TRIGGER in st.flags and st.target is not None and st.target.kind in TURN_KINDS:
         seen["scene"] = (": the start or end of a turn is no one's action, and an "
                          "opportunity action answers an enemy's")
     elif OWN_TRIGGER in st.flags:
-        seen["ok"] = (f"{st.actor}'s power states its own trigger, which the rules do not "
-                      "check: it is no opportunity attack and needs no provocation")
+        seen["verb"] = "need not provoke"
+        seen["scene"] = (": the power states its own trigger, which the rules do not "
+                         "check; it is no opportunity attack")
     return seen
 
 
 @guard("not-provoked", "trigger {trigger} does not provoke {actor}{scene}",
-       seen=_provoked_seen, ok="{ok}")
+       seen=_provoked_seen, ok="{trigger} {verb} {actor}{scene}")
 def provoked(enc, st):
     """The trigger provokes this combatant (it leaves an adjacent square, or
     makes a ranged or area attack while adjacent): as the positions show when
