@@ -125,6 +125,7 @@ def faults(rs) -> list[Fault]:
               {"forced": rs.scene.jump, "actor": FIRST, "path": [[5, 5], [6, 6]]}, (EVENT,),
               scene=True),
         Fault("a path that jumps", "bad-path", {"path": [[5, 5]]}, walker, scene=True),
+        *_walked_jumps(rs, walker),
         Fault("a path ending on a combatant", "bad-path", {"path": [[1, 0], AT[SECOND]]},
               walker, scene=True),
         Fault("a part count beside a path", "two-part-counts",
@@ -164,6 +165,21 @@ def faults(rs) -> list[Fault]:
     out.append(Fault("a 'to' naming no frame", "unknown-trigger", {"to": "nowhere"},
                      answers))
     return out
+
+
+def _walked_jumps(rs, walker) -> list[Fault]:
+    """A path that jumps on a step that says it teleports but is no teleport:
+    its kind takes no such flag, or the flag is not true. Its path is read
+    as a walk, before the flag (T-ERRORS)."""
+    jump = rs.scene.jump
+    owners = tuple(x for x in walker if jump in getattr(rs.spec_of.get(x), "flags", ()))
+    if not jump or not owners:
+        return []
+    return [Fault(f"a path that jumps, on a step whose kind takes no '{jump}' that says it",
+                  "bad-path", {"path": [[5, 5]], jump: True},
+                  tuple(x for x in walker if x not in owners), scene=True),
+            Fault(f"a path that jumps, its '{jump}' not true", "bad-path",
+                  {"path": [[5, 5]], jump: "yes"}, owners, scene=True)]
 
 
 def _with_a_count(fault: Fault) -> list[Fault]:
