@@ -31,8 +31,8 @@ class Words:
     says something too (a condition that ends) -> what that adds; ``hints``:
     a step kind or flag -> a longer word on what it is or when it comes, for
     the builder's buttons; ``fields``: a combatant's field, or a step's
-    count of squares, -> what the builder calls it; ``labels``: an ``on`` label -> when the answer comes,
-    with ``{actor}``; ``suggest``: a free-text field of a step -> the values
+    count of squares, -> what the builder calls it; ``labels``: an ``on``
+    label -> when the answer comes, with ``{actor}``; ``suggest``: a free-text field of a step -> the values
     players mostly give it (each offered as a step of its own); ``provokes``:
     how a stated provocation reads, with ``{mover}`` and ``{who}``;
     ``only_moves_provoke``: whether only a move may be said to provoke (the
