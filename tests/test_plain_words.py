@@ -134,3 +134,7 @@ def test_an_allowed_step_says_the_limit_it_met_and_a_stack_move_says_yes():
     assert said[2] == "Yes."                                                  # a resolve
     assert said[3] == "Yes: Fighter has 60 ft of movement left, enough for 60 ft."
     assert not any(_internal(s) for s in said)
+    path = str(ROOT / "spec" / "scenarios" / "5e-reaction-back-on-your-turn-not-the-round.json")
+    doc, lines = load_source(path)
+    said = [r["say"] for r in trace(doc, path, lines, {})[1]]
+    assert "Yes: Orc's action “the orc attacks the fighter” has resolved." in said  # not "swing"

@@ -253,6 +253,10 @@ class Namer:
                 template = pattern.sub("", template)
             slots = _Slots({k: self._value(enc, v) for k, v in (values or {}).items()})
             text = _MACHINE[0].sub("", string.Formatter().vformat(template, (), slots))
+            for fid in {v for v in (values or {}).values() if find(enc, v) is not None}:
+                # a frame named inside a sentence a limit made ("swing has resolved")
+                text = re.sub(rf"(?<![\w-]){re.escape(fid)}(?![\w-])",
+                              lambda _, f=fid: self.frame_id(enc, f), text)
             if not _INNARDS.search(text):       # the stack's own words stay in the details
                 return text
         return ""
