@@ -192,8 +192,10 @@
         if (api.source.value.trim() && !window.confirm('Replace the scenario in the text box with a new one?')) {
           // Cancel changes nothing: a question typed for the new one (its field
           // left as Start was clicked) does not retitle the old one
-          if (current && current.ok && (current.question || '') !== asked) {
-            change({ op: 'question', question: asked });
+          if (asked !== null && api.source.value !== asked) {
+            api.source.value = asked;
+            refresh();
+            api.changed(Boolean(current.ok && current.combatants && current.combatants.length));
           }
           return;
         }
@@ -202,8 +204,8 @@
         $('b-who').focus();
       });
     });
-    let asked = '';                 // the question as it stood before it was last edited
-    $('b-question').addEventListener('focus', () => { asked = (current && current.question) || ''; });
+    let asked = null;               // the scenario's text before its question was last edited
+    $('b-question').addEventListener('focus', () => { asked = api.source.value; });
     $('b-question').disabled = false;
     $('b-question').addEventListener('change', () => {
       if (current && current.ok && !current.empty) { change({ op: 'question', question: $('b-question').value }); }
