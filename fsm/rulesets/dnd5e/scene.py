@@ -84,8 +84,17 @@ def sees_the_mover(enc, st):
     return mover is not None and not mover.unseen and not enc.fighters[st.actor].blinded
 
 
-@guard("not-own-movement", "{trigger} moves {trigger_owner} without its own movement, "
-       "action, Bonus Action or Reaction (teleported, pushed, falling)", seen=c.target_seen,
+def _moved_seen(enc, st):
+    seen = c.target_seen(enc, st)
+    jump = st.target is not None and st.target.forced == enc.ruleset.scene.jump
+    seen["verb"] = "teleports" if jump else "moves"
+    seen["why"] = (": teleportation never provokes an Opportunity Attack" if jump else
+                   " without its own movement, action, Bonus Action or Reaction (pushed, "
+                   "falling)")
+    return seen
+
+
+@guard("not-own-movement", "{trigger} {verb} {trigger_owner}{why}", seen=_moved_seen,
        ok="{trigger} is {trigger_owner}'s own doing")
 def moves_by_itself(enc, st):
     """Teleportation and being moved by something else provoke nothing."""
