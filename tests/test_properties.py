@@ -247,6 +247,9 @@ def timeline(rs, name=None, focus=None):
             say(event, f"{kind}: {verdict.verdict}")
             rec.saw_turn()
             EXERCISED[rs.name][kind] += 1
+            for flag in sorted(f for f in rs.flag_fields if step.get(f) is True):
+                say(event, f"{kind} with {flag}: {verdict.verdict}")
+                EXERCISED[rs.name][f"{kind} with {flag}"] += 1
             changed = sorted(f for f in two_way if isinstance(step.get(f), bool))
             if kind == "event" and changed and step.get("actor"):
                 say(event, "a condition changed")
@@ -338,6 +341,9 @@ def test_random_timelines_keep_every_limit(name, request):
                         f"{dict(exercised)})"
     if rs.words.unflags:            # conditions that events change: often enough
         assert exercised[CHANGED] >= 50, (name, exercised[CHANGED])
+    flagged = {f"{s.kind} with {f}" for s in rs.step_specs for f in s.flags}
+    assert not flagged - set(exercised), \
+        f"{name}: never allowed with its true/false field: {sorted(flagged - set(exercised))}"
     print(f"{name}: allowed in the run: {dict(sorted(exercised.items()))}")
 
 
