@@ -200,12 +200,13 @@ def test_a_creature_with_no_speed_cannot_stand():
     assert verdict(do(enc, "move", "ogre", stand=True)) == "not-enough-movement"
 
 
-def test_the_builder_offers_standing_up_on_a_move():
+@pytest.mark.parametrize("flag,words", [("stand", "standing up first"),
+                                        ("difficult", "through Difficult Terrain")])
+def test_the_builder_offers_a_moves_true_false_fields(flag, words):
     rs = RULESETS["dnd5e"]
     fields = {f["name"]: f for f in step_fields(rs, "move", ["orc"], str, False)}
-    assert fields["stand"]["type"] == "flag"
-    assert Namer(rs, {"steps": []}).details({"do": "move", "stand": True}) == \
-        ["standing up first"]
+    assert fields[flag]["type"] == "flag"
+    assert Namer(rs, {"steps": []}).details({"do": "move", flag: True}) == [words]
 
 
 # -- Difficult Terrain said by the move (T-5E-SPACES) ---------------------------------------
@@ -250,16 +251,10 @@ def test_a_readied_response_through_difficult_terrain_is_a_move():
     assert verdict(do(enc, "readied", "snail", to="noise", squares=1)) == "allowed"
 
 
-def test_difficult_is_a_move_field_and_the_builder_offers_it():
-    enc = party()
+def test_difficult_is_a_field_of_moves_only():
     with pytest.raises(StepError) as err:
-        do(enc, "action", "fighter", difficult=True)
+        do(party(), "action", "fighter", difficult=True)
     assert err.value.code == "field-of-another-kind"
-    rs = RULESETS["dnd5e"]
-    fields = {f["name"]: f for f in step_fields(rs, "move", ["orc"], str, False)}
-    assert fields["difficult"]["type"] == "flag"
-    assert Namer(rs, {"steps": []}).details({"do": "move", "difficult": True}) == \
-        ["through Difficult Terrain"]
 
 
 # -- a teleport of one's own (T-5E-OPPORTUNITY, T-5E-SPACES) ---------------------------------
