@@ -9,6 +9,7 @@ from ..engine.steps import COST_RANGE
 from ..rulesets.words import READY_WHEN
 
 COUNTS = (2, 3, 4, 5, 6)          # offered for attacks, parts and squares (1 is the default)
+SQUARES = "squares moved"         # a count of squares, on its quick buttons (Words.fields: in full)
 
 
 def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
@@ -31,8 +32,7 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
                     "label": "attack rolls"})
     if (moving or answer) and not scene:
         out.append({"name": "squares", "type": "count", "choices": list(COUNTS),
-                    "label": rs.words.fields.get("squares", "squares moved"),
-                    "short": "squares moved"})                  # on its quick buttons
+                    "label": rs.words.fields.get("squares", SQUARES), "short": SQUARES})
     elif not answer and kind != EVENT and not moving:
         out.append({"name": "parts", "type": "count",
                     "choices": [1, *COUNTS] if spec is not None and spec.cost_field else

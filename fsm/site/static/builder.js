@@ -32,12 +32,15 @@
       $('b-error').hidden = answer.ok;
       if (!answer.ok) { $('b-error').textContent = answer.error; return false; }
       const before = $('b-now').getBoundingClientRect().top;   // the builder stays put on screen
-      api.source.value = answer.text;
-      refresh();
-      api.changed(Boolean(current.ok && current.combatants && current.combatants.length));
+      show(answer.text);
       const after = $('b-now').getBoundingClientRect().top;
       if (before && after && $('b-now').textContent) { window.scrollBy(0, after - before); }
       return true;
+    }
+    function show(text) {            // the scenario's text, checked and offered on
+      api.source.value = text;
+      refresh();
+      api.changed(Boolean(current.ok && current.combatants && current.combatants.length));
     }
     const add = (c) => change(c.op ? c : { op: 'add-steps', steps: c.steps, edits: c.edits });
     const open = (c) => B.openForm(current, c, $('b-form'), add);
@@ -192,11 +195,7 @@
         if (api.source.value.trim() && !window.confirm('Replace the scenario in the text box with a new one?')) {
           // Cancel changes nothing: a question typed for the new one (its field
           // left as Start was clicked) does not retitle the old one
-          if (asked !== null && api.source.value !== asked) {
-            api.source.value = asked;
-            refresh();
-            api.changed(Boolean(current.ok && current.combatants && current.combatants.length));
-          }
+          if (asked !== null && api.source.value !== asked) { show(asked); }
           return;
         }
         api.source.value = '';
