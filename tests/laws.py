@@ -617,18 +617,26 @@ def _readied_spell(rec, a) -> bool:
     return bool(ready) and bool(ready[-1].step.get("spell") or ready[-1].step.get("slot"))
 
 
+def _readied_move(a) -> bool:
+    """Whether the readied response ``a`` is a move: squares, a path, or
+    Difficult Terrain said (T-5E-READY, T-5E-SPACES)."""
+    return "squares" in a.step or "path" in a.step or a.step.get("difficult") is True
+
+
 @law("dnd5e", "readied_one_attack")
 def a_readied_response_makes_one_attack(rec):
     for a in rec.allowed:
-        if a.kind == "readied" and not ("squares" in a.step or "path" in a.step):
+        if a.kind == "readied" and not _readied_move(a):
             assert a.parts() == 1 or _readied_spell(rec, a), a.step
 
 
 @law("dnd5e", "readied_move_within_speed")
 def a_readied_move_goes_up_to_speed(rec):
     for a in rec.allowed:
-        if a.kind == "readied" and ("squares" in a.step or "path" in a.step):
-            assert 5 * a.parts() <= rec.enc.fighters[a.actor].speed, a.step
+        # a teleport covers no feet (T-5E-READY)
+        if a.kind == "readied" and _readied_move(a) and a.step.get("teleport") is not True:
+            rough = 2 if a.step.get("difficult") else 1
+            assert 5 * rough * a.parts() <= rec.enc.fighters[a.actor].speed, a.step
 
 
 # The toy (tests/test_toy_ruleset.py) --------------------------------------------------
