@@ -58,15 +58,27 @@ def install(tmp: Path) -> Path:
     return bindir
 
 
+def _once(cmd, cwd) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, cwd=cwd)
+    return time.perf_counter() - start
+
+
 def wall(cmd, cwd, repeat=7) -> float:
     """The median of ``repeat`` runs of ``cmd`` in ``cwd``, in seconds."""
-    times = []
+    return statistics.median(_once(cmd, cwd) for _ in range(repeat))
+
+
+def walls(cmds: dict, cwd, repeat=7) -> dict:
+    """The median of ``repeat`` runs of each of ``cmds`` (name: command), run
+    in turn, one of each per round, so that a machine that slows down or
+    speeds up during the measure weighs on each alike; in seconds."""
+    times = {name: [] for name in cmds}
     for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, cwd=cwd)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, cmd in cmds.items():
+            times[name].append(_once(cmd, cwd))
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def timed(bindir: Path, away: Path, repeat: int = 7) -> dict:
@@ -83,9 +95,9 @@ def timed(bindir: Path, away: Path, repeat: int = 7) -> dict:
     if "every expectation holds" not in out:
         raise RuntimeError(f"fsm check of {question.name} from the wheel: {out.strip()[-300:]}")
     return {"question": QUESTION.stem,
-            "fsm_check": wall(check, away, repeat),
-            "import_transitions": wall([str(python), "-c", "import transitions"], away, repeat),
-            "python": wall([str(python), "-c", "pass"], away, repeat)}
+            **walls({"fsm_check": check,
+                     "import_transitions": [str(python), "-c", "import transitions"],
+                     "python": [str(python), "-c", "pass"]}, away, repeat)}
 
 
 def wheel_start(repeat: int = 7) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+from itertools import chain
 
 
 DATA_NAME = "fsm-triggered-actions"     # <prefix>/share/<DATA_NAME>/spec in an installed wheel
@@ -14,25 +14,45 @@ DATA_NAME = "fsm-triggered-actions"     # <prefix>/share/<DATA_NAME>/spec in an 
 def installed_roots() -> list:
     """Where an installed wheel may have put spec/: <prefix>/share/fsm-triggered-actions
     for the interpreter's prefix, its install schemes and the user scheme."""
+    from pathlib import Path
+    return [Path(p) for p in _installed_folders()]
+
+
+def _installed_folders():
+    """As :func:`installed_roots`, one at a time and as strings: the
+    interpreter's prefix first, where a wheel installed in a venv puts it
+    (``sysconfig`` is read only when it is not)."""
+    seen = []
+    for prefix in _prefixes():
+        folder = os.path.join(prefix, "share", DATA_NAME) if prefix else ""
+        if folder and folder not in seen:
+            seen.append(folder)
+            yield folder
+
+
+def _prefixes():
+    yield sys.prefix
     import sysconfig
-    prefixes = [sys.prefix, sysconfig.get_path("data")]
+    yield sysconfig.get_path("data")
     try:
-        prefixes.append(sysconfig.get_path("data", f"{os.name}_user"))
+        yield sysconfig.get_path("data", f"{os.name}_user")
     except KeyError:
         pass
-    out = []
-    for p in prefixes:
-        root = Path(p) / "share" / DATA_NAME
-        if p and root not in out:
-            out.append(root)
-    return out
 
 
-def default_root() -> Path:
+def root_folder() -> str:
     """The folder holding spec/: the checkout the package runs from, else the
-    copy an installed wheel carries, else the current directory."""
-    here = Path(__file__).resolve().parent.parent
-    for root in (here, *installed_roots()):
-        if (root / "spec" / "rules.yaml").exists() or (root / "spec" / "statements.json").exists():
+    copy an installed wheel carries, else the current directory. (A string:
+    ``pathlib`` costs a check's start more than the rest of this module.)"""
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    for root in chain((here,), _installed_folders()):
+        if any(os.path.exists(os.path.join(root, "spec", name))
+               for name in ("rules.yaml", "statements.json")):
             return root
-    return Path.cwd()
+    return os.getcwd()
+
+
+def default_root():
+    """:func:`root_folder`, as a :class:`pathlib.Path`."""
+    from pathlib import Path
+    return Path(root_folder())

@@ -7,7 +7,6 @@ sentences too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from .engine.rows import PHASE_NOTES
 from .engine.setup import ANYONE
@@ -22,12 +21,19 @@ class Citations:
     every step is allowed cites none, and its check reads nothing."""
 
     def __init__(self, root: Path | None = None, sources: str | None = None):
-        from .paths import default_root
-        self.root = Path(root or default_root())
+        self._root = root                 # found when first needed (fsm.paths)
         self._statements: dict | None = None
         self.sentences: dict = {}      # rule id -> [(sentence id, original)]
         if sources:
             self._load_sentences(sources)
+
+    @property
+    def root(self) -> Path:
+        """The folder holding the spec/ cited."""
+        from pathlib import Path
+
+        from .paths import root_folder
+        return Path(self._root or root_folder())
 
     @property
     def statements(self) -> dict:
@@ -38,7 +44,8 @@ class Citations:
 
     def _load_statements(self) -> dict:
         from .io import statements
-        found = statements.read(self.root)
+        from .paths import root_folder
+        found = statements.read(self._root or root_folder())
         if found is not None:
             return found
         return self._statements_from_yaml()   # a spec folder without statements.json
@@ -236,7 +243,7 @@ def _bb(text) -> str:
     return safe(str(text).replace("\n", " "))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Markup:
     """How a forum post is written: Markdown, or BBCode (the ``[TABLE]``
     dialect of XenForo and vBulletin forums)."""

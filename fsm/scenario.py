@@ -27,7 +27,7 @@ FACT_KEYS = frozenset(FACT_NAMES)
 EXPECT_FIELDS = {"verdict", "reason", "rules", "notes", "error", *FACT_NAMES}
 
 
-@dataclass
+@dataclass(eq=False)
 class StepResult:
     index: int
     data: dict
@@ -36,7 +36,7 @@ class StepResult:
     failures: list = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class Replay:
     doc: dict
     path: str
@@ -228,7 +228,7 @@ LOG_EXTENSIONS = (".jsonl", ".ndjson")
 MAX_LINE = 1024 * 1024
 
 
-@dataclass
+@dataclass(eq=False)
 class LogReport:
     path: str
     steps: int = 0

@@ -392,6 +392,48 @@ def test_a_check_of_a_json_scenario_reads_no_yaml(tmp_path):
     assert seen["rejected"] == ["False", "0"], seen
 
 
+_LOADED = """
+import sys
+from fsm.cli import main
+code = main(sys.argv[1:])
+print(code, *sorted(m for m in sys.modules if m.count(".") == 2
+                    and m.startswith(("fsm.cli.", "fsm.rulesets."))), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("ruleset", ["dnd4e", "dnd5e", "pf2e"])
+def test_a_check_loads_its_own_command_and_ruleset_only(tmp_path, ruleset):
+    """fsm check of one ruleset's scenario imports neither the other
+    commands' modules nor the other rulesets: they are loaded when a
+    command line or a scenario names them."""
+    from fsm.rulesets import RULESETS
+    assert ruleset in RULESETS
+    first = next(s for s in RULESETS[ruleset].turn_actions)
+    doc = {**BASE, "ruleset": ruleset, "steps": [{"actor": "ayla", "do": first}]}
+    proc = subprocess.run([sys.executable, "-c", _LOADED, "check", _write(tmp_path, doc)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    code, *loaded = proc.stderr.split()
+    assert code in ("0", "1"), proc.stderr
+    shared = {"common", "shared", "words"}
+    assert {m.split(".")[1] for m in loaded} == {"cli", "rulesets"}, loaded
+    assert {m.split(".")[2] for m in loaded} - shared == {"check", ruleset}, loaded
+
+
+def test_each_command_word_names_the_module_that_parses_it():
+    """The command line is parsed by the parsers of the module its first
+    word names (fsm.cli.WORDS): every command of the full parser is there."""
+    import argparse
+
+    from fsm.cli import COMMANDS, WORDS, build_parser
+    full = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(full.choices) == set(WORDS)
+    for word, module in WORDS.items():
+        assert module in COMMANDS
+        alone = next(a for a in build_parser(module)._actions
+                     if isinstance(a, argparse._SubParsersAction))
+        assert word in alone.choices
+
+
 def test_statements_come_from_the_yaml_when_the_json_is_missing(tmp_path):
     """A spec folder without statements.json (one of its own, say) still has
     its statements cited, read from its rules.yaml; a statements.json that is

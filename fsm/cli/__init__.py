@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 
 from .. import __version__
 from ..errors import FsmError, InputError, TableGap
 from ..rulesets import RULESETS
-from . import check, conformance, diagram, explore, site, spec
+from .common import Formatter
 
-# The commands, in the order --help lists them.
-COMMANDS = (check, conformance, diagram, explore, spec, site)
+# The commands' modules here, in the order --help lists them, each imported
+# when its parsers are built; and the module of each command word.
+COMMANDS = ("check", "conformance", "diagram", "explore", "spec", "site")
+WORDS = {**{name: name for name in COMMANDS}, "mutate": "conformance", "serve": "conformance"}
 TABLE_GAP = 3
 
 
 class _Parser(argparse.ArgumentParser):
     """Usage mistakes get one line (and where to read more), exit status 2;
-    the subcommands' parsers are of this class too."""
+    the subcommands' parsers are of this class too. Help wraps to the
+    terminal's width (:class:`fsm.cli.common.Formatter`)."""
+
+    def __init__(self, *args, formatter_class=Formatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
@@ -48,19 +55,24 @@ def _chosen(parser, args) -> argparse.ArgumentParser:
     return parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of those of the module ``only``
+    (a command line that names a command is parsed by its module's parsers
+    alone: the other modules are not loaded for it, nor every ruleset for
+    the description)."""
+    described = () if only else RULESETS.values()
     parser = _Parser(
         prog="fsm",
         description="Reference state machine for triggered actions in combat ("
-                    + "; ".join(f"{rs.name}: {rs.long_title}" for rs in RULESETS.values())
+                    + "; ".join(f"{rs.name}: {rs.long_title}" for rs in described)
                     + "): replay scenarios and get a verdict for every step, with the "
                     "rules cited.",
         epilog="Run 'fsm COMMAND --help' for the details of a command.",
     )
     parser.add_argument("--version", action="version", version=f"fsm {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for name in (only,) if only else COMMANDS:
+        import_module(f".{name}", __name__).add_parser(sub)
     return parser
 
 
@@ -76,7 +88,8 @@ def _never_unencodable() -> None:
 
 def main(argv=None) -> int:
     _never_unencodable()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(WORDS.get(argv[0]) if argv else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

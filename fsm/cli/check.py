@@ -12,15 +12,14 @@ from .. import report
 from ..errors import InputError
 from ..report import Citations, Style, describe
 from ..scenario import build, is_log, load_source, play_step, replay, replay_log
-from .common import SEEDS_ENV, sources_folder
-from .diagram import check_diagram_option, draw_scenario
+from .common import RawFormatter, SEEDS_ENV, sources_folder
 
 
 def add_parser(sub) -> None:
     check = sub.add_parser(
         "check", help="replay scenarios and give every step its verdict",
         description="Replay one or more scenarios and print each step's verdict.",
-        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG_CHECK, formatter_class=RawFormatter)
     check.add_argument("files", nargs="+", metavar="SCENARIO",
                        help="scenario files (.json, .yaml, .yml) or engine event logs "
                             "(.jsonl: a setup line, then one step per line)")
@@ -109,6 +108,7 @@ def cmd_check(args) -> int:
     if args.at is not None and len(args.files) != 1:
         raise InputError(args.files[0], "--at takes exactly one scenario")
     if args.diagram is not None:
+        from .diagram import check_diagram_option
         check_diagram_option(args)
     cites = Citations(sources=args.sources)
     reports = []
@@ -138,6 +138,7 @@ def cmd_check(args) -> int:
         for rep in reports:
             sys.stdout.write(report.text(rep, cites, style, args.explain))
     if args.diagram is not None:
+        from .diagram import draw_scenario
         draw_scenario(args.files[0], args.diagram)
     return 1 if failed else 0
 

@@ -1,11 +1,13 @@
 """What the commands share: seconds and file arguments, the names of the
-rulesets for help texts. (Writing files: fsm.io.writing.)"""
+rulesets for help texts, the width help is written to. (Writing files:
+fsm.io.writing.)"""
 
 from __future__ import annotations
 
 import argparse
 import math
 import os
+import sys
 
 from ..errors import InputError
 from ..rulesets import RULESETS
@@ -17,6 +19,35 @@ def ruleset_names() -> str:
     """'dnd4e or pf2e': the registered rulesets, for help texts and messages."""
     names = list(RULESETS)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def columns() -> int:
+    """The terminal's width, as argparse finds it (``COLUMNS``, else the
+    terminal of standard output, else 80), without the ``shutil`` module,
+    which argparse imports for it and which costs a start-up more than the
+    rest of the command line."""
+    try:
+        width = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        width = 0
+    if width <= 0:
+        try:
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            width = 0
+    return width if width > 0 else 80
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, wrapping to :func:`columns`."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        super().__init__(prog, indent_increment, max_help_position,
+                         columns() - 2 if width is None else width)
+
+
+class RawFormatter(Formatter, argparse.RawDescriptionHelpFormatter):
+    """The same, keeping the lines of a description and an epilog as written."""
 
 
 MAX_SECONDS = 86_400.0      # a day: what every wait of the runner can be asked for

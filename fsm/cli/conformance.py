@@ -16,14 +16,14 @@ from ..errors import EngineError, EngineNotStarted, InputError
 from ..paths import default_root
 from ..io.terminal import safe
 from ..io.writing import cannot_write, check_file, check_folder, write_new, write_whole
-from .common import command, cpus, output_path, processes, seconds
+from .common import RawFormatter, command, cpus, output_path, processes, seconds
 
 
 def add_parser(sub) -> None:
     conf = sub.add_parser(
         "conformance", help="run the conformance vectors against the reference or an engine",
         description="Run conformance vectors and report each as passed, failed or skipped.",
-        epilog=EPILOG_CONFORMANCE, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG_CONFORMANCE, formatter_class=RawFormatter)
     conf.add_argument("paths", nargs="*", metavar="PATH",
                       help="vector files or folders, searched to any depth (default: "
                            "spec/vectors, generated ones included, and spec/scenarios)")
@@ -82,7 +82,7 @@ def add_parser(sub) -> None:
                "is judged, and as one reporting verdicts and reason codes only (a few "
                "mutants no verdict can show are counted apart, each with its reason).\n"
                "exit status: 0 every mutant killed both ways, 1 some survive, 2 bad input.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=RawFormatter)
     mut.add_argument("paths", nargs="*", metavar="PATH",
                      help="vector files or folders (default: spec/vectors and spec/scenarios)")
     mut.add_argument("--json", action="store_true", help="print the score as JSON")

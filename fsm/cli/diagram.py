@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import DiagramError, InputError
 from ..io.writing import cannot_write, check_file, check_folder
 from ..scenario import is_log
-from .common import output_path, ruleset_names
+from .common import RawFormatter, output_path, ruleset_names
 
 
 def add_parser(sub) -> None:
@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
         "diagram", help="draw the machine (DOT, SVG, PNG, Mermaid); check diagrams/ is fresh",
         description="Draw the machine of a ruleset from the one transition table, or "
                     "regenerate and check the committed pictures.",
-        epilog=EPILOG_DIAGRAM, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG_DIAGRAM, formatter_class=RawFormatter)
     dia.add_argument("ruleset", nargs="?", metavar="RULESET", help=ruleset_names())
     dia.add_argument("--view", choices=("overview", "windows"), default="overview",
                      help="overview (default) or the trigger windows in detail")

@@ -9,14 +9,14 @@ import sys
 
 from ..errors import ConfigError
 from ..io.writing import cannot_write, check_folder
-from .common import cpus, output_path, processes, ruleset_names, seconds
+from .common import RawFormatter, cpus, output_path, processes, ruleset_names, seconds
 
 
 def add_parser(sub) -> None:
     exp = sub.add_parser(
         "explore", help="walk every bounded timeline, check every invariant, audit the table",
         description="Breadth-first exploration of every timeline of a small encounter.",
-        epilog=EPILOG_EXPLORE, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG_EXPLORE, formatter_class=RawFormatter)
     exp.add_argument("ruleset", metavar="RULESET", help=ruleset_names())
     exp.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     exp.add_argument("--shard", help=argparse.SUPPRESS)

@@ -9,7 +9,7 @@ import shlex
 import time
 
 from ..io.writing import cannot_write
-from .common import SEEDS_ENV, output_path, sources_folder
+from .common import RawFormatter, SEEDS_ENV, output_path, sources_folder
 
 EPILOG_SITE = """\
 The site is plain files (HTML, one style sheet, inline SVG and a small
@@ -52,7 +52,7 @@ def add_parser(sub) -> None:
         "site", help="build the rules, the machine and the examples as a static web site",
         description="Build a static web site: a page per rule, per text, per scenario "
                     "(with a step-through), the reason codes and options, the vectors.",
-        epilog=EPILOG_SITE, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG_SITE, formatter_class=RawFormatter)
     site.add_argument("out", metavar="OUT", type=output_path,
                       help="the folder to write the site to")
     site.add_argument("--sources", metavar="DIR", default=None,

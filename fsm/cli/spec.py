@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import SpecError
 from ..io.writing import check_folder, write_whole
-from .common import SEEDS_ENV, sources_folder
+from .common import RawFormatter, SEEDS_ENV, sources_folder
 
 
 def add_parser(sub) -> None:
@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
                     "--sources, every fingerprint and the tiling of each text.",
         epilog="exit status: 0 the map holds, 1 problems were found, 2 bad usage.\n"
                "example: fsm spec check --sources ../shared",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=RawFormatter)
     sc.add_argument("--sources", metavar="DIR", default=os.environ.get(SEEDS_ENV),
                     help=f"folder holding the texts, found by SHA-256 whatever their names "
                          f"(default: ${SEEDS_ENV})")

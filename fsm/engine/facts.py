@@ -11,8 +11,8 @@ read this table; :meth:`fsm.engine.Encounter.facts` reports them in its order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .rows import STATES
 

@@ -19,8 +19,8 @@ through a :class:`fsm.engine.rows.Guards` book of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 GM = "gm"  # a guard's answer when the rules leave the step to the GM
 

@@ -12,51 +12,52 @@ put back by name.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 from .frames import fighter_values, frame_from, frame_values, set_fighter
 
 
-class Moment(NamedTuple):
+class Moment(namedtuple("Moment", (
+        "state",          # the machine's phase
+        "round",
+        "turn_index",
+        "turn_serial",
+        "turns",          # how many turns the history has
+        "order",
+        "stack",          # the frames' values, bottom first
+        "past",           # how many frames have left the stack
+        "kept",           # the values of the frames kept open off the stack
+        "uses",
+        "log",
+        "outcomes"))):    # how many outcomes each kind has recorded
     """The encounter but its fighters, and the length of each history."""
 
-    state: str               # the machine's phase
-    round: int
-    turn_index: int
-    turn_serial: int
-    turns: int               # how many turns the history has
-    order: tuple
-    stack: tuple             # the frames' values, bottom first
-    past: int                # how many frames have left the stack
-    kept: tuple              # the values of the frames kept open off the stack
-    uses: tuple
-    log: int
-    outcomes: tuple          # how many outcomes each kind has recorded
+    __slots__ = ()
 
 
-class Snapshot(NamedTuple):
+class Snapshot(namedtuple("Snapshot", ("moment", "saved"))):
     """What undoing a step needs: the moment, and the journal of the fighters
     the step changed (each saved the first time the step changes it)."""
 
-    moment: Moment
-    saved: dict
+    __slots__ = ()
 
 
-class Frozen(NamedTuple):
+class Frozen(namedtuple("Frozen", (
+        "state",
+        "round",
+        "turn_index",
+        "turn_serial",
+        "turns",
+        "order",
+        "stack",
+        "uses",
+        "fighters",
+        "last",           # the values of the frame that left the stack last, or None
+        "kept"))):
     """The explorer's state: the encounter's data, no history but the last
     frame that left the stack and the frames kept open."""
 
-    state: str
-    round: int
-    turn_index: int
-    turn_serial: int
-    turns: tuple
-    order: tuple
-    stack: tuple
-    uses: tuple
-    fighters: tuple
-    last: tuple | None       # the values of the frame that left the stack last
-    kept: tuple
+    __slots__ = ()
 
 
 _new = tuple.__new__   # a record from its values in field order (no keyword parsing:

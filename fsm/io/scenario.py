@@ -8,7 +8,6 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
 from ..errors import InputError
 from ..rulesets import RULESETS, get
@@ -47,6 +46,8 @@ def read_capped(path, limit: int = None) -> bytes:
 def _elsewhere(path) -> str:
     """Where a missing spec/... file is, when the project's own spec/ is not
     under the current folder (an installed fsm keeps it under <prefix>/share)."""
+    from pathlib import Path
+
     from ..paths import default_root
     parts = Path(path).parts
     if Path(path).is_absolute() or not parts or parts[0] != "spec":

@@ -7,6 +7,7 @@ rules.yaml would cost PyYAML's import and parse. Nothing here imports YAML."""
 from __future__ import annotations
 
 import json
+import os
 
 NAME = "statements.json"
 
@@ -24,9 +25,9 @@ def from_rules(rules) -> dict:
 def read(root) -> dict | None:
     """The statements of the spec under ``root`` (None when the file is
     missing or is not one fsm writes)."""
-    path = root / "spec" / NAME
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        with open(os.path.join(root, "spec", NAME), encoding="utf-8") as fh:
+            doc = json.load(fh)
     except (OSError, ValueError):
         return None
     statements = doc.get("statements") if isinstance(doc, dict) else None

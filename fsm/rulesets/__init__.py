@@ -10,7 +10,8 @@ the suite, which texts' readings a divergence must give.
 
 Adding a ruleset is one package here (``common.py`` holds the guards and
 effects every ruleset shares, ``shared.py`` the rows and the guard book a
-table is written with), imported at the end of this module, plus its spec
+table is written with), named in :data:`RULESETS` at the end of this module
+(it is imported when first asked for), plus its spec
 data and tests; :func:`register` checks what the engine takes for granted.
 A package outside the project adds one through the entry-point group
 ``fsm.rulesets``: each entry names a :class:`Ruleset` value (or a module that
@@ -22,8 +23,10 @@ metadata costs a cold start more than the rest of ``import fsm``.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 
 from ..engine.rows import (CONTINUE, ENGINE_STEPS, MACHINE_STEPS, PLAYER, RESOLVE, Table,
                            check_names)
@@ -31,7 +34,7 @@ from ..errors import TableError
 from .words import Words
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Option:
     name: str
     default: object
@@ -50,7 +53,7 @@ class Option:
         return f"option {self.name} takes one of {', '.join(map(str, self.choices))}, not {value!r}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SceneWords:
     """What a ruleset's steps may say of the scene, beyond its geometry (which
     is the engine's, :mod:`fsm.engine.scene`): the values of a step's
@@ -64,7 +67,7 @@ class SceneWords:
     shifts: bool = False             # a path may be a shift, which provokes nobody
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class StepSpec:
     """What one step kind takes beyond the fields every step has."""
 
@@ -80,7 +83,7 @@ EACH_TURN = "each-turn"    # a tally zeroed for everyone when a turn starts
 OWN_TURN = "own-turn"      # zeroed for a combatant when its own turn starts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Tally:
     """One count the explorer keeps per combatant, beside the engine's own
     budgets, for a ruleset's invariants: when it is zeroed by the explorer
@@ -102,7 +105,7 @@ def walk_path(here, steps) -> list:
     return path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Explore:
     """How the explorer walks a ruleset and what it checks after each step."""
 
@@ -128,7 +131,7 @@ class Explore:
     limit_probes: object = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Ruleset:
     """Everything of one ruleset, as one value (see the module docstring)."""
 
@@ -156,6 +159,9 @@ class Ruleset:
     attribution: str = ""            # what a work using its text must carry (a licence's notice)
     scene: SceneWords = SceneWords()  # the words its steps may use of the scene
     words: Words = Words()            # what players call its steps and budgets (the site's)
+
+    def __repr__(self) -> str:
+        return f"Ruleset({self.name!r})"
 
     @cached_property
     def table(self) -> Table:
@@ -194,7 +200,43 @@ class Ruleset:
                        refusals=tuple(refusals if refusals is not None else self.refusals))
 
 
-RULESETS: dict[str, Ruleset] = {}
+class Registry(MutableMapping):
+    """The rulesets by name (:data:`RULESETS`). The project's own are named
+    from the start and each is imported the first time its value is asked
+    for, so that a check of one ruleset does not load the others; the names
+    keep the order they were given in, a ruleset registered later after them."""
+
+    def __init__(self, own: dict[str, str]):
+        self._modules = dict(own)                      # name: its module, not imported yet
+        self._all: dict[str, Ruleset | None] = dict.fromkeys(own)
+
+    def __getitem__(self, name: str) -> Ruleset:
+        if self._all[name] is None:
+            import_module(f".{self._modules.pop(name)}", __name__)   # it registers itself
+        return self._all[name]
+
+    def __setitem__(self, name: str, ruleset: Ruleset) -> None:
+        self._modules.pop(name, None)
+        self._all[name] = ruleset
+
+    def __delitem__(self, name: str) -> None:
+        self._modules.pop(name, None)
+        del self._all[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._all
+
+    def __iter__(self):
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def __repr__(self) -> str:
+        return f"Registry({list(self._all)})"
+
+
+RULESETS = Registry({"dnd4e": "dnd4e", "dnd5e": "dnd5e", "pf2e": "pf2e"})
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -243,7 +285,6 @@ def get(ruleset) -> Ruleset | None:
         return RULESETS.get(ruleset)
     return None
 
-from . import dnd4e, dnd5e, pf2e  # noqa: E402,F401  (each registers itself)
 
 ENTRY_POINTS = "fsm.rulesets"
 

@@ -20,7 +20,7 @@ FEET = "feet"          # movement left, in feet
 WHAT = "what"          # a thing held (what is readied), or nothing
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Words:
     """A ruleset's words for players. ``kinds``: step kind -> its name
     ("standard action"); ``moves``: a stack move of its own -> a sentence
