@@ -4,7 +4,8 @@ combatants typed on one line ("orc vs ayla, bob") and added, their fields and
 the options chosen, the grid clicked, then for each step of the gallery's file
 the choice the builder offers that adds it (the one that saves the most
 clicks, when one click adds several), its details given in its form: quick buttons where one does, else
-each field and "Add"; a walk in a straight line by a click on the grid. Every
+each field and "Add"; a walk in a straight line by a click on the grid, an
+attack by a click on its target there. Every
 click and every choice in a list is counted; typing is not.
 
 The builder's buttons carry the steps they add (``data-steps``): a step is
@@ -192,7 +193,7 @@ class Player:
         offered, text = self.b.execute_script(_OFFERED)
         built = json.loads(text)["steps"]
         ids = {s.get("id") or f"s{n}": n for n, s in enumerate(built, 1)}
-        if self.walk(i, built):
+        if self.walk(i, built) or self.strike(i):
             return 1
         best = None
         for index, steps, edits, verdict, folded, disabled, form, closed in offered:
@@ -252,6 +253,21 @@ class Player:
         x, y = step["path"][-1]
         self.click(f'#b-scene-grid button[data-x="{x}"][data-y="{y}"]', f"step {i + 1}: walk")
         return True
+
+    def strike(self, i) -> bool:
+        """Step i is the attack the grid of where everyone stands makes by a
+        click on its target: one click on that combatant, if it does."""
+        grid = self.b.execute_script("var g = document.getElementById('b-scene-grid');"
+                                     " return g ? g.dataset.strikes : ''")
+        step = self.canon(self.doc["steps"][i], None, {})
+        for who, made in json.loads(grid or "{}").items():
+            if self.canon(made, None, {}) == step:
+                before = replay({**self.doc, "steps": self.doc["steps"][:i]}, "g").encounter
+                x, y = before.fighters[who].at
+                self.click(f'#b-scene-grid button[data-x="{x}"][data-y="{y}"]',
+                           f"step {i + 1}: attack {who}")
+                return True
+        return False
 
     def form_cost(self, extra) -> int:
         extra = {k: v for k, v in extra.items() if not isinstance(v, (str, list))

@@ -22,7 +22,8 @@ from fsm.engine.guard import guard
 from fsm.engine.rows import ACTING, BEFORE, ENDING, TRIGGERED
 from fsm.errors import TableError
 from fsm.explore import Config, explore
-from fsm.rulesets import EACH_TURN, RULESETS, Explore, Ruleset, StepSpec, Tally, register
+from fsm.rulesets import (EACH_TURN, RULESETS, Explore, Ruleset, SceneWords, StepSpec, Tally,
+                          register)
 from fsm.rulesets import common as c
 from fsm.rulesets import shared
 from fsm.scenario import build, replay
@@ -292,6 +293,9 @@ def test_a_ruleset_installed_elsewhere_is_found_through_its_entry_point(tmp_path
     (lambda t: replace(t, stack_moves=frozenset({"resolve"})),
      "continue is not among its stack moves"),
     (lambda t: replace(t, answers=("strike",)), "does not check has_trigger"),
+    (lambda t: replace(t, scene=SceneWords(attack_kinds=("melee",), melee="melee",
+                                           ranged="ranged")),
+     "its scene's ranged attack 'ranged' is not among its attack kinds"),
 ])
 def test_register_refuses_a_ruleset_that_breaks_the_engines_contract(change, words):
     """What the engine takes for granted is checked when a ruleset is

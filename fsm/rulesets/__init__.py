@@ -57,11 +57,14 @@ class Option:
 class SceneWords:
     """What a ruleset's steps may say of the scene, beyond its geometry (which
     is the engine's, :mod:`fsm.engine.scene`): the values of a step's
-    ``attack`` and of an event's ``forced``, which forced kind jumps to
-    the one square of its path instead of walking it, and whether a path
-    may be a shift (a step's ``shift`` changes something)."""
+    ``attack`` (and which of them is made at one within reach, which from
+    further) and of an event's ``forced``, which forced kind jumps to the
+    one square of its path instead of walking it, and whether a path may be
+    a shift (a step's ``shift`` changes something)."""
 
     attack_kinds: tuple = ()
+    melee: str | None = None         # the attack kind made at one within reach, and the one
+    ranged: str | None = None        # made from further (the builder's click on an enemy)
     forced_kinds: tuple = ()
     jump: str | None = None          # the forced kind whose path is the square arrived at
     shifts: bool = False             # a path may be a shift, which provokes nobody
@@ -266,6 +269,9 @@ def check_contract(rs: Ruleset) -> None:
         broken += [f"{k} (a {what}) has no row" for k in sorted(kinds) if k not in steps]
     broken += [f"{k} is not among its stack moves" for k in (RESOLVE, CONTINUE)
                if k not in rs.stack_moves]
+    broken += [f"its scene's {k} attack {v!r} is not among its attack kinds"
+               for k, v in (("melee", rs.scene.melee), ("ranged", rs.scene.ranged))
+               if v is not None and v not in rs.scene.attack_kinds]
     if broken:
         raise TableError(f"ruleset {rs.name} breaks the engine's contract: "
                          f"{'; '.join(broken)}")

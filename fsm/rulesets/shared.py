@@ -20,8 +20,8 @@ from .common import next_part, open_next_turn, pop_frame, push_frame, resolve_pa
 # The scene's words of the step language that every ruleset here takes
 # (spec/FORMAT.md, *Positions*): the kinds of attack, and the movements an
 # event forces on a combatant (a teleport jumps to the one square of its path).
-SCENE = SceneWords(attack_kinds=("melee", "ranged", "area", "close"),
-                   forced_kinds=("push", "pull", "slide", "teleport"), jump="teleport")
+SCENE = SceneWords(attack_kinds=("melee", "ranged", "area", "close"), melee="melee",
+                   ranged="ranged", forced_kinds=("push", "pull", "slide", "teleport"), jump="teleport")
 # what each forced kind of SCENE does to someone, in a player's words (Words.forced)
 FORCED_WORDS = {"push": "pushed", "pull": "pulled", "slide": "slid", "teleport": "teleported"}
 # the flag of a step of one's own that teleports (a power's, a spell's): SCENE's jump

@@ -26,6 +26,8 @@ import json
 import re
 
 from ..engine.frames import field_kind
+from ..engine.scene import within_reach
+from ..engine.turn import whose_turn
 from ..engine.setup import combatant_fields
 from ..errors import FsmError
 from ..io.scenario import FORMAT, parse_text
@@ -104,10 +106,32 @@ def menu(text: str) -> dict:
     except FsmError as exc:
         return {"ok": False, "error": str(exc), "rulesets": rulesets}
     facts = enc.facts()
+    groups = Menu(enc, doc).groups()
     out.update(now=namer.now(enc), positions=facts.get("positions"),
                reach={cid: f.reach for cid, f in enc.fighters.items()},
-               active=enc.active, groups=Menu(enc, doc).groups())
+               active=enc.active, groups=groups, strikes=strikes(enc, groups, rs))
     return out
+
+
+def strikes(enc, groups, rs) -> dict:
+    """The attack the one whose turn it is makes by a click on an enemy on
+    the grid of where everyone stands: the turn's first allowed choice that
+    may aim an attack, a melee attack at one within its reach, else a ranged
+    one; {enemy: step}. Empty off a grid, or when no such choice is allowed."""
+    actor = whose_turn(enc)
+    scene, me = rs.scene, enc.fighters.get(actor)
+    if not (scene.melee and scene.ranged) or me is None or me.at is None:
+        return {}
+    turn = next((g["choices"] for g in groups if g["id"] == "turn"), [])
+    aiming = next((c["steps"][0] for c in turn if c["verdict"] != "rejected"
+                   and len(c["steps"]) == 1 and set(c["steps"][0]) == {"actor", "do"}
+                   and c["steps"][0]["actor"] == actor
+                   and {"attack", "targets"} <= {f["name"] for f in c["fields"]}), None)
+    if aiming is None:
+        return {}
+    return {cid: {**aiming, "attack": scene.melee if within_reach(me, f.at) else scene.ranged,
+                  "targets": [cid]}
+            for cid, f in enc.fighters.items() if f.side != me.side and f.at is not None}
 
 
 # -- changes -----------------------------------------------------------------------------

@@ -76,6 +76,19 @@
     return null;
   };
 
+  // For each enemy next to ``mover`` on the grid, the free square straight
+  // away from it: [[square, the enemy's name], ...].
+  B.away = function (m, mover) {
+    const at = m.positions || {};
+    const me = at[mover], mine = m.combatants.find((c) => c.id === mover);
+    if (!me || !mine) { return []; }
+    const free = (sq) => !Object.values(at).some((s) => s[0] === sq[0] && s[1] === sq[1]);
+    return m.combatants.filter((c) => c.side !== mine.side && at[c.id]
+        && Math.max(Math.abs(at[c.id][0] - me[0]), Math.abs(at[c.id][1] - me[1])) === 1)
+      .map((c) => [[me[0] + Math.sign(me[0] - at[c.id][0]), me[1] + Math.sign(me[1] - at[c.id][1])], c.who])
+      .filter(([sq]) => free(sq));
+  };
+
   B.drawChoices = function (m, box, add, open) {
     box.textContent = '';
     m.groups.forEach((g) => {
@@ -191,6 +204,11 @@
         p.dataset.path = '1';
         const chosen = form.querySelector('#b-field-actor');
         B.path(m, p, () => last.actor || (chosen && chosen.value ? JSON.parse(chosen.value) : null), f.jump, path);
+        if (!f.jump) {
+          const shifts = c.fields.some((x) => x.name === 'shift');
+          B.away(m, last.actor).forEach(([sq, who]) => quickly((shifts ? 'shift' : 'move')
+            + ' 1 square away from ' + who, shifts ? { path: [sq], shift: true } : { path: [sq] }));
+        }
       }
       fields.appendChild(p);
     });

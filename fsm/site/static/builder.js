@@ -77,15 +77,21 @@
       if (!m.grid || !m.positions) { return; }
       const names = Object.fromEntries(m.combatants.map((c) => [c.id, c.who]));
       const walk = B.walk(m);
-      $('b-scene').appendChild(el('p', { class: 'hint', id: 'b-scene-hint' }, walk
-        ? 'Where each one stands now. Click a free square to move ' + names[walk.actor]
-          + ' there in a straight line (for another path, \u2026 beside its move).'
-        : 'Where each one stands now:'));
-      const g = el('div', { id: 'b-scene-grid', dataset: { walker: walk ? walk.actor : '' } });
+      const strikes = m.strikes || {};
+      const striker = Object.values(strikes).map((st) => names[st.actor])[0] || '';
+      const says = [walk ? 'click a free square to move ' + names[walk.actor]
+        + ' there in a straight line (for another path, \u2026 beside its move)' : '',
+      striker ? 'click an enemy for ' + striker + ' to attack them (in melee within reach, '
+        + 'else at range; for another attack, \u2026 beside the action)' : ''].filter(Boolean);
+      $('b-scene').appendChild(el('p', { class: 'hint', id: 'b-scene-hint' }, says.length
+        ? 'Where each one stands now. ' + says.join('; or ') + '.' : 'Where each one stands now:'));
+      const g = el('div', { id: 'b-scene-grid', dataset: { walker: walk ? walk.actor : '',
+        strikes: JSON.stringify(strikes) } });
       $('b-scene').appendChild(g);
       B.grid(g, { at: m.positions, names: names, label: 'where each one stands now',
-        onPick: walk ? (sq, who) => {
-          if (!who) { add({ steps: [Object.assign({}, walk, { path: B.line(m.positions[walk.actor], sq) })], edits: [] }); }
+        onPick: walk || striker ? (sq, who) => {
+          if (!who && walk) { add({ steps: [Object.assign({}, walk, { path: B.line(m.positions[walk.actor], sq) })], edits: [] }); }
+          if (who && strikes[who]) { add({ steps: [strikes[who]], edits: [] }); }
         } : null });
     }
 

@@ -1,0 +1,49 @@
+"""The builder's grids in a browser, as a player uses them: a click on an
+enemy on the grid of where everyone stands is the attack of the one whose
+turn it is (in melee within reach, else at range), and the form of a move
+offers a square straight away from each enemy next to the mover."""
+
+import json
+
+from conftest import console_errors, live_ready
+
+
+def _click(browser, css) -> None:
+    found = browser.find_elements("css selector", css)
+    assert found, f"nothing on the page matches {css}"
+    found[0].click()
+
+
+def _steps(browser) -> list:
+    return json.loads(browser.execute_script(
+        "return document.getElementById('source').value"))["steps"]
+
+
+def test_a_click_on_an_enemy_attacks_it_and_a_shift_steps_away_from_one(served, browser):
+    live_ready(browser, served)
+    _click(browser, '#b-rulesets button[data-ruleset="dnd4e"]')
+    browser.find_element("css selector", "#b-who").send_keys("orc vs ayla, bob")
+    _click(browser, "#b-add-who")
+    for x, y in ((0, 0), (1, 0), (5, 0)):             # ayla next to the orc, bob afar
+        _click(browser, f'#b-place button[data-x="{x}"][data-y="{y}"]')
+    grid = browser.find_element("css selector", "#b-scene-grid")
+    assert json.loads(grid.get_attribute("data-strikes")) == {
+        "ayla": {"actor": "orc", "do": "standard", "attack": "melee", "targets": ["ayla"]},
+        "bob": {"actor": "orc", "do": "standard", "attack": "ranged", "targets": ["bob"]}}
+    assert "click an enemy for Orc to attack them" in \
+        browser.find_element("css selector", "#b-scene-hint").text
+    _click(browser, '#b-scene-grid button[data-x="5"][data-y="0"]')     # bob, at range
+    assert _steps(browser) == [{"actor": "orc", "do": "standard", "attack": "ranged",
+                                "targets": ["bob"]}]
+    _click(browser, "#b-undo")
+    _click(browser, '#b-scene-grid button[data-x="1"][data-y="0"]')     # ayla, in melee
+    assert _steps(browser)[-1]["attack"] == "melee"
+    browser.execute_script("document.querySelector("
+                           "'button.choice[data-key=\"ayla:interrupt:s1\"]').nextElementSibling.click()")
+    quick = {b.text: json.loads(b.get_attribute("data-quick"))
+             for b in browser.find_elements("css selector", "#b-form [data-quick]")}
+    assert quick["shift 1 square away from Orc"] == {"path": [[2, 0]], "shift": True}
+    _click(browser, "#b-form [data-quick='{\"path\":[[2,0]],\"shift\":true}']")
+    assert _steps(browser)[-1] == {"actor": "ayla", "do": "interrupt", "to": "s1",
+                                   "path": [[2, 0]], "shift": True}
+    assert console_errors(browser) == []
