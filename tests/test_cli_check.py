@@ -1,6 +1,7 @@
 """`fsm check`: replays, exit codes, and bad input in one line."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -417,6 +418,27 @@ def test_a_check_loads_its_own_command_and_ruleset_only(tmp_path, ruleset):
     shared = {"common", "shared", "words"}
     assert {m.split(".")[1] for m in loaded} == {"cli", "rulesets"}, loaded
     assert {m.split(".")[2] for m in loaded} - shared == {"check", ruleset}, loaded
+
+
+def test_a_check_loads_none_of_the_modules_it_once_paid_for(tmp_path):
+    """Counted in modules, not milliseconds: a check of a scenario that cites
+    rules loads neither shutil (argparse's way to the terminal's width), nor
+    pathlib with urllib.parse, nor sysconfig, nor typing. Run without the
+    interpreter's site (whose .pth files load some of them first), fsm and
+    transitions found on PYTHONPATH."""
+    import transitions
+    where = [str(Path(__file__).resolve().parent.parent),
+             str(Path(transitions.__file__).resolve().parent.parent)]
+    import six
+    where.append(str(Path(six.__file__).resolve().parent))
+    doc = {**BASE, "steps": [{"actor": "ayla", "do": "standard"}]}     # refused: cites rules
+    code = ("import sys\nfrom fsm.cli import main\ncode = main(['check', sys.argv[1]])\n"
+            "print(code, *sorted({'shutil', 'pathlib', 'urllib.parse', 'sysconfig', 'typing'}"
+            " & set(sys.modules)), 'fsm.report' in sys.modules, file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-S", "-c", code, _write(tmp_path, doc)],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(where)})
+    assert proc.stderr.split() == ["0", "True"], proc.stderr
 
 
 def test_each_command_word_names_the_module_that_parses_it():
