@@ -47,3 +47,24 @@ def test_a_click_on_an_enemy_attacks_it_and_a_shift_steps_away_from_one(served, 
     assert _steps(browser)[-1] == {"actor": "ayla", "do": "interrupt", "to": "s1",
                                    "path": [[2, 0]], "shift": True}
     assert console_errors(browser) == []
+
+
+def test_a_teleport_of_ones_own_is_drawn_as_the_square_it_arrives_at(served, browser):
+    """Once its teleport is ticked, a step's path is the one square clicked
+    last, in the form as in the scenario: no walk is drawn to it."""
+    live_ready(browser, served)
+    _click(browser, '#b-rulesets button[data-ruleset="dnd4e"]')
+    browser.find_element("css selector", "#b-who").send_keys("orc vs ayla")
+    _click(browser, "#b-add-who")
+    for x, y in ((0, 0), (1, 0)):
+        _click(browser, f'#b-place button[data-x="{x}"][data-y="{y}"]')
+    browser.execute_script("document.querySelector("
+                           "'button.choice[data-key=\"orc:move:\"]').click()")  # opens its form
+    _click(browser, "#b-field-teleport")
+    for x, y in ((3, 0), (4, 2)):
+        _click(browser, f'#b-form .path-grid button[data-x="{x}"][data-y="{y}"]')
+    assert browser.find_element("css selector", "#b-form .path-now").text == "(4,2)"
+    _click(browser, "#b-add")
+    assert _steps(browser) == [{"actor": "orc", "do": "move", "teleport": True,
+                                "path": [[4, 2]]}]
+    assert console_errors(browser) == []

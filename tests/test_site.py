@@ -195,12 +195,15 @@ def test_the_step_through_follows_the_machine(site, browser):
 
     assert shown()[0] == [data["start"]["phase"]]
     next_button = browser.find_element(By.ID, "next")
+    assert not browser.find_element(By.ID, "prev").is_enabled()     # nothing before the start
     for n, step in enumerate(data["steps"], 1):
+        assert next_button.is_enabled(), n
         next_button.click()
         lit, verdict, said = shown()
         assert lit == [step["phase"]], n
         assert verdict.startswith(step["verdict"]), n
         assert said.startswith(HEADS[step["verdict"]]), n     # in words, not behind the toggle
+    assert not next_button.is_enabled()                # nor after the last step
     browser.get(page.as_uri() + "#step-2")
     browser.refresh()
     assert shown()[1].startswith(data["steps"][1]["verdict"])
@@ -286,6 +289,37 @@ def test_a_note_over_one_lane_grows_to_hold_its_words():
     assert "x" * 200 in drawn and "…" not in drawn
     width = int(re.search(r'<svg[^>]* width="(\d+)"', drawn).group(1))
     assert width >= 200 * 7 > 3 * 210 + 20
+
+
+def test_a_scenario_page_is_titled_by_its_question(site):
+    """A question's page is titled by the question (the tab and a shared
+    link say it), not by its file's name."""
+    for path in sorted((ROOT / "spec" / "scenarios").glob("*.json")):
+        question = load(path).get("question")
+        text = (site / "scenario" / f"{path.stem}.html").read_text(encoding="utf-8")
+        if question:
+            assert f"<title>{html.escape(question)} · fsm</title>" in text, path.stem
+            assert f'<h1 class="question">{html.escape(question)}</h1>' in text, path.stem
+        else:
+            assert f"<title>Scenario {path.stem}" in text, path.stem
+
+
+def test_the_home_page_gives_each_games_questions_under_its_name(site):
+    """The classic questions come game by game, each under its name and
+    count, every question of the gallery once."""
+    text = (site / "index.html").read_text(encoding="utf-8")
+    asked = {}
+    for path in (ROOT / "spec" / "scenarios").iterdir():
+        doc = load(path) if path.suffix in (".json", ".yaml") else {}
+        if doc.get("question"):
+            asked.setdefault(doc["ruleset"], []).append(path.stem)
+    parts = re.findall(r"<h3>(.*?) \((\d+)\)</h3>(.*?)</table>",
+                       text.split("<h2>Classic questions</h2>", 1)[1], re.S)
+    games = [name for name in RULESETS if name in asked]
+    assert [(title, int(n)) for title, n, _ in parts] == \
+        [(html.escape(RULESETS[name].long_title), len(asked[name])) for name in games]
+    for (_, _, table), name in zip(parts, games):
+        assert sorted(re.findall(r'href="scenario/([^"]+)\.html"', table)) == sorted(asked[name])
 
 
 def test_the_home_page_names_every_ruleset(site):

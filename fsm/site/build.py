@@ -89,15 +89,21 @@ def build(out, root=None, sources=None, live=False, pyodide=None, replace=False)
 
 
 def _home(spec, scenarios, live=False) -> str:
-    rows = []
+    rows = {name: [] for name in RULESETS}          # the questions of each game, apart
     for path in scenarios:
         doc = load(path)
         if doc.get("question"):
-            rows.append(f'<tr><td data-label="ruleset">{esc(RULESETS[doc["ruleset"]].title)}</td>'
-                        f'<td class="question">{prose(doc["question"])}</td>'
-                        f'<td data-label="answer">{prose(doc.get("answer", ""))}</td>'
-                        f'<td><a href="scenario/{esc(path.stem)}.html">step through it'
-                        f'</a></td></tr>')
+            rows[doc["ruleset"]].append(
+                f'<tr><td class="question">{prose(doc["question"])}</td>'
+                f'<td data-label="answer">{prose(doc.get("answer", ""))}</td>'
+                f'<td><a href="scenario/{esc(path.stem)}.html">step through it</a></td></tr>')
+    questions = []
+    for name, found in rows.items():
+        if found:
+            questions += [f"<h3>{esc(RULESETS[name].long_title)} ({len(found)})</h3>",
+                          '<table class="cards gallery">\n<thead><tr><th scope="col">question</th>'
+                          '<th scope="col">answer</th><th scope="col"></th></tr></thead>\n'
+                          '<tbody>\n' + "\n".join(found) + "\n</tbody>\n</table>"]
     games = ", ".join(esc(rs.title) for rs in RULESETS.values())
     parts = [f"<p>The reference machine for triggered actions in tabletop combat ({games}): "
              "every step of a situation gets a verdict, with the rules "
@@ -108,10 +114,7 @@ def _home(spec, scenarios, live=False) -> str:
              '<p>Writing a tracker or a game? <a href="mistakes.html">The trackers\' '
              'mistakes</a>: the ones shipped before, the rules they break and the '
              'vectors that catch them.</p>',
-             "<h2>Classic questions</h2>",
-             '<table class="cards gallery">\n<thead><tr><th scope="col">ruleset</th>'
-             '<th scope="col">question</th><th scope="col">answer</th><th scope="col"></th>'
-             '</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody>\n</table>"]
+             "<h2>Classic questions</h2>", *questions]
     for name in RULESETS:
         parts += [f"<h2>{esc(title_of(name))}: the machine</h2>",
                   inline_svg(render(name, "overview", "svg"), "machine")]

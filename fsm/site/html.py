@@ -37,16 +37,18 @@ def template(text) -> str:
     return _SLOT.sub(slot, esc(text))
 
 
-def page(title: str, body: str, depth: int = 0, head: str = "") -> str:
+def page(title: str, body: str, depth: int = 0, head: str = "", heading: str = "") -> str:
     """A whole page: ``depth`` is how many folders below the site's root it
-    is; ``head``: more of its head (a style sheet, preloads)."""
+    is; ``head``: more of its head (a style sheet, preloads); ``heading``:
+    the class of its title (``question``: a question, set smaller)."""
     up = "../" * depth
+    h1 = f'<h1 class="{heading}">' if heading else "<h1>"
     nav = _nav_links(up, NAV)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<title>{esc(title)} · fsm</title>\n<link rel="icon" href="data:,">\n'
             f'<link rel="stylesheet" href="{up}style.css">\n{head}</head>\n<body>\n'
-            f'<nav aria-label="site">{nav}</nav>\n<main>\n<h1>{esc(title)}</h1>\n{body}\n'
+            f'<nav aria-label="site">{nav}</nav>\n<main>\n{h1}{esc(title)}</h1>\n{body}\n'
             f'</main>\n{_footer()}</body>\n</html>\n')
 
 

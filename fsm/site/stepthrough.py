@@ -97,10 +97,9 @@ def verdict_table(records, cites) -> str:
 def scenario_page(path, cites: Citations, live: bool = False) -> str:
     """A scenario's page; in a ``--live`` build it opens in the live checker."""
     doc, start, records, sequence, replay = replay_steps(path)
-    title = f"Scenario {doc.get('id') or Path(path).stem}"
+    question = doc.get("question") if isinstance(doc.get("question"), str) else ""
+    title = question or f"Scenario {doc.get('id') or Path(path).stem}"   # the tab says it
     parts = []
-    if doc.get("question"):
-        parts.append(f"<p><strong>Question.</strong> {prose(doc['question'])}</p>")
     if doc.get("answer"):
         parts.append(f"<p><strong>Answer.</strong> {prose(doc['answer'])}</p>")
     if doc.get("description"):
@@ -121,4 +120,4 @@ def scenario_page(path, cites: Citations, live: bool = False) -> str:
     data = data.replace("</", "<\\/")          # no end tag inside the script element
     parts.append(f'<script type="application/json" id="steps-data">{data}</script>')
     parts.append(scripts(("js/steps.js", "js/scenario.js"), 1))
-    return page(title, "\n".join(parts), depth=1)
+    return page(title, "\n".join(parts), depth=1, heading="question" if question else "")

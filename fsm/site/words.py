@@ -184,10 +184,15 @@ class Namer:
             out.append(f"{data['attack']} attack{at}")
         path = data.get("path")
         if isinstance(path, list) and path and isinstance(path[-1], list):
-            how = data.get("forced") or ("shifting" if data.get("shift") is True else "moving")
-            n = len(path)
-            out.append(f"{how} {n} square{'s' if n > 1 else ''} to ({path[-1][0]},"
-                       f"{path[-1][1]})")
+            jump = self.rs.scene.jump
+            where = f"to ({path[-1][0]},{path[-1][1]})"
+            if jump and (data.get("forced") == jump or data.get(jump) is True):
+                out.append(where if data.get(jump) is True else f"{jump} {where}")   # no walk
+            else:
+                how = data.get("forced") or ("shifting" if data.get("shift") is True
+                                             else "moving")
+                n = len(path)
+                out.append(f"{how} {n} square{'s' if n > 1 else ''} {where}")
         provokes = data.get("provokes")
         if isinstance(provokes, list) and provokes:
             out.append(self.w.provokes.format_map(_Slots(

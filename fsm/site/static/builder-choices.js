@@ -203,7 +203,10 @@
       if (f.type === 'path') {
         p.dataset.path = '1';
         const chosen = form.querySelector('#b-field-actor');
-        B.path(m, p, () => last.actor || (chosen && chosen.value ? JSON.parse(chosen.value) : null), f.jump, path);
+        const own = () => c.fields.some((x) => x.name === m.jump)            // its own teleport, ticked
+          && Boolean((form.querySelector('#b-field-' + m.jump) || {}).checked);
+        B.path(m, p, () => last.actor || (chosen && chosen.value ? JSON.parse(chosen.value) : null),
+          () => f.jump || own(), path);
         if (!f.jump) {
           const shifts = c.fields.some((x) => x.name === 'shift');
           B.away(m, last.actor).forEach(([sq, who]) => quickly((shifts ? 'shift' : 'move')

@@ -117,7 +117,8 @@
 
   // A path clicked on the grid for a step's form: each click walks a straight
   // line from the path's end (the mover's square at first) to that square; a
-  // jump (a teleport) is the one square arrived at.
+  // jump (a teleport: jump() says whether the step is one now) is the one
+  // square arrived at.
   B.path = function (m, box, mover, jump, path) {   // mover(): whose path it is
     const now = m.positions || {};
     const names = Object.fromEntries(m.combatants.map((c) => [c.id, c.who]));
@@ -126,7 +127,7 @@
         ? path.map((s) => '(' + s + ')').join(' ') : 'none yet';
       B.grid(box.querySelector('.path-grid'), { at: now, names: names, marks: path, label: 'squares: click the path', onPick: (sq) => {
         const from = path.length ? path[path.length - 1] : now[mover()];
-        if (jump || !from) { path.splice(0, path.length, sq); } else { path.push(...B.line(from, sq)); }
+        if (jump() || !from) { path.splice(0, path.length, sq); } else { path.push(...B.line(from, sq)); }
         draw();
       } });
     }

@@ -58,6 +58,8 @@
     document.querySelectorAll('g[data-seq-step]').forEach((g) => {
       g.classList.toggle('later', Number(g.dataset.seqStep) > st.current);
     });
+    document.getElementById('prev').disabled = st.current === 0;      // nothing before the start,
+    document.getElementById('next').disabled = st.current === data.steps.length;   // nor after the last
     if (st.onShow) { st.onShow(st.current); }
   }
   document.getElementById('prev').addEventListener('click', () => {
