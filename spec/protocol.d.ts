@@ -110,8 +110,6 @@ export interface Step {
   id?: string;
   to?: string | null;
   on?: string;
-  name?: string | null;
-  comment?: string;
   /** Schema: minimum 1, maximum 100. */
   squares?: number;
   /** Schema: minimum 1, maximum 100. */
@@ -121,14 +119,16 @@ export interface Step {
   provokes?: Array<string>;
   /** Schema: minItems 1. */
   triggers?: Array<string> | null;
-  ruling?: "allow" | "deny";
-  /** Schema: minItems 1, maxItems 100. */
-  path?: Array<Square>;
-  shift?: boolean;
   attack?: "melee" | "ranged" | "area" | "close";
-  forced?: "push" | "pull" | "slide" | "teleport";
   /** Schema: minItems 1. */
   targets?: Array<string>;
+  shift?: boolean;
+  forced?: "push" | "pull" | "slide" | "teleport";
+  /** Schema: minItems 1, maxItems 100. */
+  path?: Array<Square>;
+  ruling?: "allow" | "deny";
+  name?: string | null;
+  comment?: string;
   additional?: boolean;
   before?: boolean;
   blinded?: boolean;

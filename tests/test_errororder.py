@@ -124,3 +124,37 @@ def test_every_fault_is_expected_by_some_vector(made):
         for fault in errororder.faults(RULESETS[name]):
             assert f"with {fault.name}" in described or f"faults, {fault.name} (" in described, \
                 (name, fault.name)
+
+
+def test_the_faults_are_written_reading_by_reading_of_the_table_of_fields(monkeypatch):
+    """The faults come reading by reading of the one table of a step's fields
+    (fsm.engine.steps.READINGS), in its order: each reading's faults give only
+    the codes it declares, every code it declares is given by one of them in
+    some ruleset, and alone each fault is refused by its own reading's check
+    (the kind's is the one parse() makes before the others)."""
+    from fsm.engine import steps
+    reading_now = []
+
+    def charged(reading):
+        def read(enc, st, data):
+            reading_now.append(reading.name)
+            return reading.read(enc, st, data)
+        return read
+    monkeypatch.setattr(steps, "_READERS", tuple(charged(r) for r in steps.READINGS if r.read))
+    assert list(errororder.READ_FAULTS) == [r.name for r in steps.READINGS]
+    for reading in steps.READINGS:
+        given = set()
+        for rs in RULESETS.values():
+            for fault in errororder.READ_FAULTS[reading.name](rs, errororder._Kinds(rs)):
+                if None in fault.fields.values():
+                    continue
+                assert fault.code in reading.codes, (reading.name, rs.name, fault.name)
+                given.add(fault.code)
+                step = errororder._apply(errororder._base(rs, fault.kinds[0]), fault)
+                enc = errororder.build(errororder._vector(rs, "alone", "", step,
+                                                          bool(fault.scene)), "alone")
+                reading_now.clear()
+                with pytest.raises(errororder.StepError):
+                    enc.step(dict(step))
+                assert (reading_now or ["kind"])[-1] == reading.name, (rs.name, fault.name)
+        assert given == set(reading.codes), reading.name

@@ -1,7 +1,9 @@
 """Generated vectors for the order of errors (T-ERRORS): one step with two
 faults, the one T-ERRORS reads first expected.
 
-The faults below follow T-ERRORS' written order, one entry per check. For each
+The faults below follow T-ERRORS' written order, one entry per check, each
+reading of the table of a step's fields (:data:`fsm.engine.steps.READINGS`)
+with its own (:data:`READ_FAULTS`), in the table's order. For each
 fault, the next one in the order that can share a step with it (a step kind
 both apply to, no field in common, another error code) makes a pair; every
 pair is written twice, its fields in the order read and reversed, so an engine
@@ -19,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..engine.rows import END_TURN, EVENT
-from ..engine.steps import makes_frame
+from ..engine.steps import READINGS, makes_frame
 from ..errors import FsmError, StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
@@ -62,109 +64,176 @@ def _kinds(rs) -> tuple:
                                  *flagged]))
 
 
+class _Kinds:
+    """The step kinds of ``rs`` each fault is tried on, preferred first."""
+
+    def __init__(self, rs):
+        self.every = every = _kinds(rs)
+        self.frame = tuple(x for x in every if makes_frame(rs, x))
+        self.walker = tuple(x for x in self.frame if x != EVENT)   # a path walked by an actor
+        self.needs_actor = tuple(x for x in every
+                                 if x in rs.turn_actions or x in rs.answer_kinds)
+        self.answers = tuple(x for x in every if x in rs.answer_kinds)
+        self.others = tuple(x for x in every if x not in rs.answer_kinds)
+        self.no_frame = tuple(x for x in every if not makes_frame(rs, x))
+        self.activity = tuple(s.kind for s in rs.step_specs if s.cost_field)
+        # the ruleset's words of forced movement: one walked (None if none)
+        self.walked = next((k for k in rs.scene.forced_kinds if k != rs.scene.jump), None)
+
+
 def faults(rs) -> list[Fault]:
-    """The faults a step of ``rs`` can have, in the order T-ERRORS reads them."""
-    every = _kinds(rs)
-    frame = tuple(x for x in every if makes_frame(rs, x))
-    walker = tuple(x for x in frame if x != EVENT)          # a path walked by an actor
-    needs_actor = tuple(x for x in every if x in rs.turn_actions or x in rs.answer_kinds)
-    answers = tuple(x for x in every if x in rs.answer_kinds)
-    others = tuple(x for x in every if x not in rs.answer_kinds)
-    no_frame = tuple(x for x in every if not makes_frame(rs, x))
-    # the ruleset's words of forced movement: one walked, one that jumps (None if none)
-    walked = next((k for k in rs.scene.forced_kinds if k != rs.scene.jump), None)
-    out = [
-        Fault("an unknown field", "unknown-field", {"colour": "red"}, every),
-        Fault("no kind", "missing-kind", {"do": DELETE}, every),
-        Fault("an unknown kind", "unknown-kind", {"do": "juggle"}, every),
-        Fault("a frame's field on a step that makes none", "field-of-another-kind",
-              {"attacks": 2}, no_frame),
-        Fault("a frame's field of a bad value on a step that makes none",
-              "field-of-another-kind", {"parts": 0}, no_frame),
-        Fault("an unknown actor", "unknown-combatant", {"actor": "nobody"}, every),
-        Fault("an actor that is no string", "bad-value", {"actor": 7}, every),
-        Fault("no actor", "missing-actor", {"actor": DELETE}, needs_actor),
-        Fault("an empty id", "bad-value", {"id": ""}, every),
-        Fault("a moment's id", "id-taken", {"id": "turn-start@1"}, every),
-        Fault("a 'to' on a step that answers nothing", "field-of-another-kind",
-              {"to": "s1"}, others),
-        Fault("a 'to' that is no string on a step that answers nothing",
-              "field-of-another-kind", {"to": 5}, others),
-        Fault("an 'on' on a step that answers nothing", "field-of-another-kind",
-              {"on": "hit"}, others),
-        Fault("an 'on' that is no string on a step that answers nothing",
-              "field-of-another-kind", {"on": 5}, others),
-        Fault("an 'on' that is no string", "bad-value", {"on": 5}, answers),
-        Fault("two part counts", "two-part-counts", {"squares": 2, "parts": 2}, frame),
-        Fault("a part count of 0", "bad-value", {"parts": 0}, frame),
-        Fault("'provokes' that is no list", "bad-value", {"provokes": SECOND}, frame),
-        Fault("'provokes' naming nobody known", "unknown-combatant",
-              {"provokes": ["nobody"]}, frame),
-        Fault("empty 'triggers'", "bad-value", {"triggers": []}, frame),
-        Fault("an unknown attack kind", "bad-value", {"attack": "psychic"}, frame),
+    """The faults a step of ``rs`` can have, in the order T-ERRORS reads them:
+    an unknown field, then each reading of the table of a step's fields
+    (:data:`fsm.engine.steps.READINGS`) in its order, the faults of each
+    giving the codes it declares, then a trigger that is not there."""
+    k = _Kinds(rs)
+    out = [Fault("an unknown field", "unknown-field", {"colour": "red"}, k.every)]
+    for reading in READINGS:
+        out += [g for f in READ_FAULTS[reading.name](rs, k)
+                if None not in f.fields.values() for g in _with_a_count(f)]
+    out.append(Fault("a 'to' naming no frame", "unknown-trigger", {"to": "nowhere"},
+                     k.answers))
+    return out
+
+
+def _kind_faults(rs, k) -> list[Fault]:
+    return [Fault("no kind", "missing-kind", {"do": DELETE}, k.every),
+            Fault("an unknown kind", "unknown-kind", {"do": "juggle"}, k.every),
+            Fault("a frame's field on a step that makes none", "field-of-another-kind",
+                  {"attacks": 2}, k.no_frame),
+            Fault("a frame's field of a bad value on a step that makes none",
+                  "field-of-another-kind", {"parts": 0}, k.no_frame)]
+
+
+def _actor_faults(rs, k) -> list[Fault]:
+    return [Fault("an unknown actor", "unknown-combatant", {"actor": "nobody"}, k.every),
+            Fault("an actor that is no string", "bad-value", {"actor": 7}, k.every),
+            Fault("no actor", "missing-actor", {"actor": DELETE}, k.needs_actor)]
+
+
+def _id_faults(rs, k) -> list[Fault]:
+    return [Fault("an empty id", "bad-value", {"id": ""}, k.every),
+            Fault("a moment's id", "id-taken", {"id": "turn-start@1"}, k.every)]
+
+
+def _to_faults(rs, k) -> list[Fault]:
+    return [Fault("a 'to' on a step that answers nothing", "field-of-another-kind",
+                  {"to": "s1"}, k.others),
+            Fault("a 'to' that is no string on a step that answers nothing",
+                  "field-of-another-kind", {"to": 5}, k.others),
+            Fault("a 'to' that is no string", "bad-value", {"to": 5}, k.answers)]
+
+
+def _on_faults(rs, k) -> list[Fault]:
+    return [Fault("an 'on' on a step that answers nothing", "field-of-another-kind",
+                  {"on": "hit"}, k.others),
+            Fault("an 'on' that is no string on a step that answers nothing",
+                  "field-of-another-kind", {"on": 5}, k.others),
+            Fault("an 'on' that is no string", "bad-value", {"on": 5}, k.answers)]
+
+
+def _counts_faults(rs, k) -> list[Fault]:
+    return [Fault("two part counts", "two-part-counts", {"squares": 2, "parts": 2}, k.frame),
+            Fault("a part count of 0", "bad-value", {"parts": 0}, k.frame)]
+
+
+def _lists_faults(rs, k) -> list[Fault]:
+    return [Fault("'provokes' that is no list", "bad-value", {"provokes": SECOND}, k.frame),
+            Fault("'provokes' naming nobody known", "unknown-combatant",
+                  {"provokes": ["nobody"]}, k.frame),
+            Fault("empty 'triggers'", "bad-value", {"triggers": []}, k.frame)]
+
+
+def _scene_faults(rs, k) -> list[Fault]:
+    path = frozenset({"path"})
+    return [
+        Fault("an unknown attack kind", "bad-value", {"attack": "psychic"}, k.frame),
         Fault("'targets' naming nobody known", "unknown-combatant",
-              {"targets": ["nobody"]}, frame),
-        Fault("empty 'targets'", "bad-value", {"targets": []}, frame),
-        Fault("a 'shift' that is not true or false", "bad-value", {"shift": "yes"}, frame),
-        Fault("a 'shift' without a path", "shift-without-path", {"shift": True}, frame,
-              keys=frozenset({"path"})),
-        Fault("'forced' outside an event", "field-of-another-kind", {"forced": walked},
-              walker, keys=frozenset({"path"})),
+              {"targets": ["nobody"]}, k.frame),
+        Fault("empty 'targets'", "bad-value", {"targets": []}, k.frame),
+        Fault("a 'shift' that is not true or false", "bad-value", {"shift": "yes"}, k.frame),
+        Fault("a 'shift' without a path", "shift-without-path", {"shift": True}, k.frame,
+              keys=path),
+        Fault("'forced' outside an event", "field-of-another-kind", {"forced": k.walked},
+              k.walker, keys=path),
         Fault("'forced' of an unknown kind outside an event", "field-of-another-kind",
-              {"forced": "yank"}, walker, keys=frozenset({"path"})),
+              {"forced": "yank"}, k.walker, keys=path),
         Fault("an unknown kind of forced movement", "bad-value", {"forced": "yank"},
               (EVENT,)),
-        Fault("'forced' without a path", "forced-without-path", {"forced": walked},
-              (EVENT,), keys=frozenset({"path"})),
-        Fault("a path without a scene", "path-without-scene", {"path": [[1, 0]]}, walker,
+        Fault("'forced' without a path", "forced-without-path", {"forced": k.walked},
+              (EVENT,), keys=path),
+        Fault("a path without a scene", "path-without-scene", {"path": [[1, 0]]}, k.walker,
               scene=False),
         Fault("a path nobody walks", "missing-actor", {"path": [[1, 0]]}, (EVENT,),
               scene=True, keys=frozenset({"actor"})),
-        Fault("a path that is no list", "bad-value", {"path": "east"}, walker, scene=True),
+        Fault("a path that is no list", "bad-value", {"path": "east"}, k.walker, scene=True),
         Fault("a teleport of two squares", "bad-path",
               {"forced": rs.scene.jump, "actor": FIRST, "path": [[5, 5], [6, 6]]}, (EVENT,),
               scene=True),
-        Fault("a path that jumps", "bad-path", {"path": [[5, 5]]}, walker, scene=True),
-        *_walked_jumps(rs, walker),
+        Fault("a path that jumps", "bad-path", {"path": [[5, 5]]}, k.walker, scene=True),
+        *_walked_jumps(rs, k.walker),
         Fault("a path ending on a combatant", "bad-path", {"path": [[1, 0], AT[SECOND]]},
-              walker, scene=True),
+              k.walker, scene=True),
         Fault("a part count beside a path", "two-part-counts",
-              {"path": [[1, 0]], "attacks": 1}, walker, scene=True),
+              {"path": [[1, 0]], "attacks": 1}, k.walker, scene=True),
     ]
-    out = [g for f in out if None not in f.fields.values() for g in _with_a_count(f)]
-    activity = tuple(s.kind for s in rs.step_specs if s.cost_field)
-    if activity:
-        plain = tuple(x for x in every if x not in activity)
-        out += [Fault("an activity without its cost", "missing-cost", {"cost": DELETE},
-                      activity),
-                Fault("a cost of 9 actions", "bad-value", {"cost": 9}, activity),
-                Fault("a cost on a step that has none", "field-of-another-kind",
-                      {"cost": 1}, plain),
-                Fault("a cost of 9 on a step that has none", "field-of-another-kind",
-                      {"cost": 9}, plain)]
-    out += [Fault("a ruling other than allow or deny", "bad-value", {"ruling": "maybe"},
-                  every),
-            Fault("a name that is no string", "bad-value", {"name": 5}, every)]
+
+
+def _cost_faults(rs, k) -> list[Fault]:
+    if not k.activity:
+        return []
+    plain = tuple(x for x in k.every if x not in k.activity)
+    return [Fault("an activity without its cost", "missing-cost", {"cost": DELETE},
+                  k.activity),
+            Fault("a cost of 9 actions", "bad-value", {"cost": 9}, k.activity),
+            Fault("a cost on a step that has none", "field-of-another-kind", {"cost": 1},
+                  plain),
+            Fault("a cost of 9 on a step that has none", "field-of-another-kind", {"cost": 9},
+                  plain)]
+
+
+def _ruling_faults(rs, k) -> list[Fault]:
+    return [Fault("a ruling other than allow or deny", "bad-value", {"ruling": "maybe"},
+                  k.every)]
+
+
+def _name_faults(rs, k) -> list[Fault]:
+    return [Fault("a name that is no string", "bad-value", {"name": 5}, k.every)]
+
+
+def _flags_faults(rs, k) -> list[Fault]:
+    out = []
     for flag in sorted(rs.flag_fields):
-        owners = tuple(x for x in every if x in rs.spec_of and flag in rs.spec_of[x].flags)
+        owners = tuple(x for x in k.every if x in rs.spec_of and flag in rs.spec_of[x].flags)
         out += [Fault(f"'{flag}' on a step that does not take it", "field-of-another-kind",
-                      {flag: True}, tuple(x for x in every if x not in owners)),
+                      {flag: True}, tuple(x for x in k.every if x not in owners)),
                 Fault(f"'{flag}' neither true nor false on a step that does not take it",
                       "field-of-another-kind", {flag: "yes"},
-                      tuple(x for x in every if x not in owners)),
+                      tuple(x for x in k.every if x not in owners)),
                 Fault(f"'{flag}' that is not true or false", "bad-value", {flag: "yes"},
                       owners)]
+    return out
+
+
+def _texts_faults(rs, k) -> list[Fault]:
+    out = []
     for text in sorted({t for s in rs.step_specs for t in s.text_fields}):
         owners = tuple(s.kind for s in rs.step_specs if text in s.text_fields)
         out += [Fault(f"'{text}' on a step that does not take it", "field-of-another-kind",
-                      {text: "a move"}, tuple(x for x in every if x not in owners)),
+                      {text: "a move"}, tuple(x for x in k.every if x not in owners)),
                 Fault(f"'{text}' that is no string on a step that does not take it",
                       "field-of-another-kind", {text: 5},
-                      tuple(x for x in every if x not in owners)),
+                      tuple(x for x in k.every if x not in owners)),
                 Fault(f"'{text}' that is no string", "bad-value", {text: 5}, owners)]
-    out.append(Fault("a 'to' naming no frame", "unknown-trigger", {"to": "nowhere"},
-                     answers))
     return out
+
+
+# The faults of each reading of the table (fsm.engine.steps.READINGS), by its name
+READ_FAULTS = {"kind": _kind_faults, "actor": _actor_faults, "id": _id_faults,
+               "to": _to_faults, "on": _on_faults, "counts": _counts_faults,
+               "lists": _lists_faults, "scene": _scene_faults, "cost": _cost_faults,
+               "ruling": _ruling_faults, "name": _name_faults, "flags": _flags_faults,
+               "texts": _texts_faults, "unread": lambda rs, k: []}
 
 
 def _walked_jumps(rs, walker) -> list[Fault]:

@@ -23,23 +23,23 @@ import json
 
 from ..engine import Encounter
 from ..engine.rows import END_TURN, EVENT, RESOLVE
-from ..engine.steps import COST_SCHEMA, FIELD_SCHEMAS, FLAG_SCHEMA, TEXT_SCHEMA, fields_of
+from ..engine.steps import FIELD_SCHEMAS, READINGS, fields_of
 from ..errors import StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
 
 FIRST, SECOND = "ayla", "orc"          # the active combatant, and another
-NOT_TRIED = ("do", "expect", "comment")   # read elsewhere (the kind), or never judged
+_READ = {r.name: r for r in READINGS}
+# the kind (read before all, and tried by every vector), and what is never judged
+NOT_TRIED = tuple(name for r in (_READ["kind"], _READ["unread"]) for name, _, _ in r.fields)
 
 
 def schema_of(rs, field: str) -> dict:
     if field in FIELD_SCHEMAS:
         return FIELD_SCHEMAS[field]
     if field == "cost":
-        return COST_SCHEMA
-    if field in rs.flag_fields:
-        return FLAG_SCHEMA
-    return TEXT_SCHEMA
+        return _READ["cost"].schema
+    return _READ["flags" if field in rs.flag_fields else "texts"].schema
 
 
 # Values the format gives a meaning of their own, beyond the schema's types
@@ -154,7 +154,7 @@ def _fields_of_kind(rs, kind) -> set:
     return common & fields_of(rs)
 
 
-SCENE_FIELDS = ("path", "shift", "attack", "targets", "forced")
+SCENE_FIELDS = tuple(name for name, _, _ in _READ["scene"].fields)
 
 
 def _people(scene: bool) -> list:
