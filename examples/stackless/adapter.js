@@ -297,6 +297,7 @@ class Timeline {
     }
     const answer = ANSWERS.includes(kind);
     if (step.to != null && !answer) return elsewhere(`a ${kind} answers nothing`);
+    if (step.to != null && typeof step.to !== "string") return bad("'to' is a frame id");
     const counts = COUNTS.filter(has);
     if (counts.length > 1) return fault("two-part-counts", `both '${counts[0]}' and '${counts[1]}'`);
     const count = step[counts[0]];
@@ -319,9 +320,8 @@ class Timeline {
       if (kind !== "ready") return elsewhere(`a ${kind} takes no 'readies'`);
       if (typeof step.readies !== "string") return bad("'readies' is a string");
     }
-    if (answer && step.to != null) {
-      if (typeof step.to !== "string") return bad("'to' is a frame id");
-      if (!this.knows(step.to)) return fault("unknown-trigger", `no frame ${step.to} so far`);
+    if (answer && step.to != null && !this.knows(step.to)) {     // looked up after the rest
+      return fault("unknown-trigger", `no frame ${step.to} so far`);
     }
     return null;
   }
