@@ -68,3 +68,40 @@ def test_a_teleport_of_ones_own_is_drawn_as_the_square_it_arrives_at(served, bro
     assert _steps(browser) == [{"actor": "orc", "do": "move", "teleport": True,
                                 "path": [[4, 2]]}]
     assert console_errors(browser) == []
+
+
+def test_the_squares_stay_put_while_the_combatants_are_placed(served, browser):
+    """A square clicked at the grid's edge places a combatant there without
+    moving the other squares under the pointer: the next click lands where
+    it was aimed (the grid grows only right and down while clicks go on)."""
+    live_ready(browser, served)
+    _click(browser, '#b-rulesets button[data-ruleset="dnd5e"]')
+    browser.find_element("css selector", "#b-who").send_keys("orc vs ayla")
+    _click(browser, "#b-add-who")
+    where = "return document.querySelector('#b-place button[data-x=\"0\"][data-y=\"0\"]')" \
+            ".getBoundingClientRect().toJSON()"
+    before = browser.execute_script(where)
+    first = browser.find_elements("css selector", "#b-place button.square")[0]
+    corner = [int(first.get_attribute("data-x")), int(first.get_attribute("data-y"))]
+    first.click()                                            # the top left square
+    assert browser.execute_script(where) == before
+    _click(browser, '#b-place button[data-x="0"][data-y="0"]')
+    combatants = json.loads(browser.execute_script(
+        "return document.getElementById('source').value"))["combatants"]
+    assert [c["at"] for c in combatants] == [corner, [0, 0]]
+
+
+def test_a_new_scenario_shows_nothing_of_the_last_ones_steps(served, browser):
+    """Starting a new question clears the line on the last step's verdict:
+    nothing of the question before is left on the screen."""
+    live_ready(browser, served)
+    _click(browser, '#b-rulesets button[data-ruleset="dnd5e"]')
+    browser.find_element("css selector", "#b-who").send_keys("orc vs ayla")
+    _click(browser, "#b-add-who")
+    _click(browser, 'button.choice[data-kind="end-turn"]')
+    last = browser.find_element("css selector", "#b-last")
+    assert last.is_displayed() and last.text.startswith("Step 1, ")
+    browser.execute_script("window.confirm = () => true;")
+    _click(browser, '#b-rulesets button[data-ruleset="dnd4e"]')
+    assert not last.is_displayed()
+    assert console_errors(browser) == []

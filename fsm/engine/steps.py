@@ -25,7 +25,6 @@ COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity take
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
 
 
-
 def with_article(word: str) -> str:
     """'an activity', 'a move': the word after its indefinite article."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

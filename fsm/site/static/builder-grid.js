@@ -30,16 +30,24 @@
     return out;
   };
 
+  // The squares a grid shows: two or three past what stands or is marked on it,
+  // and at least the first window, [x0, x1, y0, y1].
+  B.bounds = function (at, marks) {
+    const all = Object.values(at || {}).concat(marks || [], [[0, 0]]);
+    const xs = all.map((s) => s[0]), ys = all.map((s) => s[1]);
+    return [Math.min(-3, Math.min(...xs) - 2), Math.max(9, Math.max(...xs) + 3),
+      Math.min(-2, Math.min(...ys) - 2), Math.max(5, Math.max(...ys) + 2)];
+  };
+
   // A grid in ``box``: who stands where (at: {id: [x, y]}, names: {id: words}),
   // squares marked in order (marks), one picked; with onPick(square, id) every
-  // square is a button.
+  // square is a button. ``origin`` ([x, y]: its top left square) keeps the
+  // squares where they were while clicks go on: the grid grows only right and down.
   B.grid = function (box, o) {
     box.textContent = '';
     const at = o.at || {};
-    const all = Object.values(at).concat(o.marks || [], [[0, 0]]);
-    const xs = all.map((s) => s[0]), ys = all.map((s) => s[1]);
-    const x0 = Math.min(-3, Math.min(...xs) - 2), x1 = Math.max(9, Math.max(...xs) + 3);
-    const y0 = Math.min(-2, Math.min(...ys) - 2), y1 = Math.max(5, Math.max(...ys) + 2);
+    const b = B.bounds(at, o.marks);
+    const [x0, x1, y0, y1] = o.origin ? [o.origin[0], b[1], o.origin[1], b[3]] : b;
     const grid = el('div', { class: 'grid', role: o.onPick ? 'group' : 'img', 'aria-label': o.label });
     grid.style.gridTemplateColumns = 'repeat(' + (x1 - x0 + 1) + ', max-content)';   // as wide as .square
     for (let y = y0; y <= y1; y += 1) {
@@ -66,6 +74,7 @@
     const order = m.combatants.map((c) => c.id);
     const names = Object.fromEntries(m.combatants.map((c) => [c.id, c.who]));
     const at = {};
+    const first = B.bounds(at), origin = [first[0], first[2]];   // squares stay put
     function draw() {
       const next = order.find((id) => !at[id]);
       if (!next) { change({ op: 'grid', at: at }); return; }
@@ -87,7 +96,7 @@
       box.appendChild(cancel);
       const grid = el('div');
       box.appendChild(grid);
-      B.grid(grid, { at: at, names: names, label: 'squares: click one for ' + names[next], onPick: (sq, who) => {
+      B.grid(grid, { at: at, names: names, origin: origin, label: 'squares: click one for ' + names[next], onPick: (sq, who) => {
         if (who) { return; }
         at[next] = sq;
         draw();
@@ -122,10 +131,11 @@
   B.path = function (m, box, mover, jump, path) {   // mover(): whose path it is
     const now = m.positions || {};
     const names = Object.fromEntries(m.combatants.map((c) => [c.id, c.who]));
+    const first = B.bounds(now), origin = [first[0], first[2]];     // squares stay put
     function draw() {
       box.querySelector('.path-now').textContent = path.length
         ? path.map((s) => '(' + s + ')').join(' ') : 'none yet';
-      B.grid(box.querySelector('.path-grid'), { at: now, names: names, marks: path, label: 'squares: click the path', onPick: (sq) => {
+      B.grid(box.querySelector('.path-grid'), { at: now, names: names, marks: path, origin: origin, label: 'squares: click the path', onPick: (sq) => {
         const from = path.length ? path[path.length - 1] : now[mover()];
         if (jump() || !from) { path.splice(0, path.length, sq); } else { path.push(...B.line(from, sq)); }
         draw();

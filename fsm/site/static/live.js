@@ -214,7 +214,9 @@ try {
   const menu = py.runPython('from fsm.site.builder import menu_json; menu_json');
   const edit = py.runPython('from fsm.site.builder import edit_json; edit_json');
   window.fsmBuilder({ menu, edit, source: $('source'), changed: (any) => {
-    if (any) { check(0, true); } else { $('result').hidden = true; $('walk').hidden = true; $('error').hidden = true; }
+    if (any) { check(0, true); } else {         // nothing to judge yet: nothing of the last one shown
+      $('result').hidden = true; $('walk').hidden = true; $('error').hidden = true; lastStep([]);
+    }
   } });
   window.fsmPython = py;   // the interpreter, for a look from the browser's console
   $('check').disabled = false;
