@@ -80,10 +80,13 @@ def test_no_internal_name_in_the_pages_as_they_read(site):
 
 
 # What a player reads of a verdict may not name the machine's parts: a step's
-# id (s4), a turn moment's (turn-start@2), a frame, the stack, a rule id.
+# id (s4), a turn moment's (turn-start@2), a frame, the stack, a rule id, an
+# option's id (react_before_first_turn).
 MACHINE = re.compile(r"\bs\d+\b|\bturn-(?:start|end)@|\bframes?\b|\bstack\b|\b(?:"
                      + "|".join(re.escape(rs.rule_prefix) for rs in RULESETS.values())
-                     + r")-[A-Z0-9]")
+                     + r")-[A-Z0-9]|\b(?:"
+                     + "|".join(o.name for rs in RULESETS.values() for o in rs.options
+                                if "_" in o.name) + r")\b")
 
 # Every step of a scenario page shown in turn: the verdict table and the step
 # panel as they show (innerText leaves out what is hidden), then with the

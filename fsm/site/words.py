@@ -28,6 +28,7 @@ _MOMENT_ID = re.compile(r"(turn-start|turn-end)@([0-9]+)\Z")
 _MACHINE = (re.compile(r" ?\((?:\d+/\d+ [a-z ]*|[a-z_]+=[^)]*|outcome: [^)]*)\)"),
             re.compile(r"\btrigger (?=\{)"))
 
+_OPTION = re.compile(r"\boption ([a-z_]+)\b")     # an option by its id (option_hint's words)
 _INNARDS = re.compile(r"\b(?:stack|frames?|s\d+|turn-(?:start|end)@\d+)\b")
 
 
@@ -277,7 +278,16 @@ class Namer:
         top = top_unresolved(enc)
         slots.setdefault("pending", self.frame(top) if top else "another action")
         text = string.Formatter().vformat(template, (), slots) if template else verdict.reason
-        return _MACHINE[0].sub("", text) or "the rules forbid it"
+        return _OPTION.sub(self._option, _MACHINE[0].sub("", text)) or "the rules forbid it"
+
+    def _option(self, match) -> str:
+        """An option named by its id (fsm.rulesets.common.option_hint), said by
+        what it decides: its doc up to the first pause."""
+        opt = self.rs.option(match.group(1))
+        if opt is None:
+            return match.group(0)
+        what = re.split(r"[:;(]", opt.doc, maxsplit=1)[0].strip()
+        return f"the table's option “{what}”"
 
     def _value(self, enc, value):
         if not isinstance(value, str):
