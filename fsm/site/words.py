@@ -1,10 +1,9 @@
 """Steps, verdicts and moments as a player says them, for the pages and the
 live checker: "Goblin's standard action", "No: Orc has used its Reaction
 and gets it back only at the start of its own turn", "Ayla spends her
-immediate action". Frame ids, turn moments' ids, the stack and rule ids
-stay in the details (and in JSON); the words come from the ruleset's
-:class:`~fsm.rulesets.words.Words`, a step kind it does not word being
-shown by its own name.
+immediate action". Frame ids, turn moments' ids, the stack, rule and option
+ids stay in the details (and in JSON); the words are the ruleset's
+(:class:`~fsm.rulesets.words.Words`; a kind it does not word: its own name).
 
 A :class:`Namer` is made for one scenario (its combatants' names, which of
 its steps would read alike and so say their number); its methods read an
@@ -281,13 +280,10 @@ class Namer:
         return _OPTION.sub(self._option, _MACHINE[0].sub("", text)) or "the rules forbid it"
 
     def _option(self, match) -> str:
-        """An option named by its id (fsm.rulesets.common.option_hint), said by
-        what it decides: its doc up to the first pause."""
+        """An option named by its id, said by what it decides (its doc up to a pause)."""
         opt = self.rs.option(match.group(1))
-        if opt is None:
-            return match.group(0)
-        what = re.split(r"[:;(]", opt.doc, maxsplit=1)[0].strip()
-        return f"the table's option “{what}”"
+        return f"the table's option “{re.split(r'[:;(]', opt.doc, maxsplit=1)[0].strip()}”" \
+            if opt else match.group(0)
 
     def _value(self, enc, value):
         if not isinstance(value, str):
