@@ -116,20 +116,22 @@ def _id_faults(rs, k) -> list[Fault]:
             Fault("a moment's id", "id-taken", {"id": "turn-start@1"}, k.every)]
 
 
+def _answers_only(k, field, article, value) -> list[Fault]:
+    """A field only an answer takes: on a step that answers nothing, there
+    and of a bad type, then of a bad type on an answer."""
+    return [Fault(f"{article} '{field}' on a step that answers nothing",
+                  "field-of-another-kind", {field: value}, k.others),
+            Fault(f"{article} '{field}' that is no string on a step that answers nothing",
+                  "field-of-another-kind", {field: 5}, k.others),
+            Fault(f"{article} '{field}' that is no string", "bad-value", {field: 5}, k.answers)]
+
+
 def _to_faults(rs, k) -> list[Fault]:
-    return [Fault("a 'to' on a step that answers nothing", "field-of-another-kind",
-                  {"to": "s1"}, k.others),
-            Fault("a 'to' that is no string on a step that answers nothing",
-                  "field-of-another-kind", {"to": 5}, k.others),
-            Fault("a 'to' that is no string", "bad-value", {"to": 5}, k.answers)]
+    return _answers_only(k, "to", "a", "s1")
 
 
 def _on_faults(rs, k) -> list[Fault]:
-    return [Fault("an 'on' on a step that answers nothing", "field-of-another-kind",
-                  {"on": "hit"}, k.others),
-            Fault("an 'on' that is no string on a step that answers nothing",
-                  "field-of-another-kind", {"on": 5}, k.others),
-            Fault("an 'on' that is no string", "bad-value", {"on": 5}, k.answers)]
+    return _answers_only(k, "on", "an", "hit")
 
 
 def _counts_faults(rs, k) -> list[Fault]:
