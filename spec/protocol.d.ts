@@ -96,8 +96,8 @@ export interface Rulesets {
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "prone" | "size";
   };
   pf2e: {
-    kinds: "action" | "activity" | "free" | "reaction" | "free-response" | "disrupt" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "attack" | "attacks" | "comment" | "cost" | "do" | "expect" | "forced" | "id" | "name" | "on" | "parts" | "path" | "provokes" | "ruling" | "shift" | "squares" | "targets" | "to" | "triggers";
+    kinds: "action" | "activity" | "free" | "reaction" | "opportunity" | "free-response" | "disrupt" | "end-turn" | "resolve" | "continue" | "event";
+    fields: "actor" | "attack" | "attacks" | "comment" | "cost" | "critical" | "do" | "expect" | "forced" | "id" | "manipulate" | "move" | "name" | "on" | "parts" | "path" | "provokes" | "ruling" | "shift" | "squares" | "step" | "targets" | "to" | "triggers";
     options: "mode" | "exploration_reactions" | "react_before_first_turn" | "similar_triggers";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "actions" | "reactions";
   };
@@ -136,14 +136,18 @@ export interface Step {
   concentration?: boolean;
   /** Schema: minimum 1, maximum 3. */
   cost?: number;
+  critical?: boolean;
   difficult?: boolean;
   incapacitated?: boolean;
+  manipulate?: boolean;
+  move?: boolean;
   own_trigger?: boolean;
   prone?: boolean;
   readies?: string | null;
   slot?: boolean;
   spell?: boolean;
   stand?: boolean;
+  step?: boolean;
   teleport?: boolean;
   unseen?: boolean;
   expect?: Expect;

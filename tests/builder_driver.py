@@ -241,7 +241,7 @@ class Player:
         offers that."""
         step = self.doc["steps"][i]
         if not isinstance(step.get("path"), list) or step.get("do") not in (
-                s.kind for s in self.rs.step_specs if s.moving):
+                *(s.kind for s in self.rs.step_specs if s.moving), *self.rs.words.walks):
             return False
         extra = set(self.canon(step, None, {})) - {"actor", "do", "path"}
         before = replay({**self.doc, "steps": self.doc["steps"][:i]}, "g").encounter

@@ -326,20 +326,28 @@ def a_reaction_answers_a_trigger_that_took_effect(rec):
 
 # Pathfinder 2e ------------------------------------------------------------------------
 
+REACTIONS_PF2 = ("reaction", "opportunity")     # a Reactive Strike is a reaction
+
+
+def _class_pf2(kind) -> str:
+    return "reaction" if kind in REACTIONS_PF2 else kind
+
+
 @law("pf2e", "reaction_available")
 def reactions_within_budget_between_starts_of_your_turns(rec):
     if rec.enc.options["mode"] != "encounter":
         return
     most = {c: f.reactions_max for c, f in rec.enc.fighters.items()}
-    _at_most(_per([a for a in rec.allowed if a.kind == "reaction"],
+    _at_most(_per([a for a in rec.allowed if a.kind in REACTIONS_PF2],
                   lambda a: (a.actor, rec.turns_started(a.actor, a.serial))),
              lambda key: most[key[0]], "reactions between the starts of one's turns")
 
 
 @law("pf2e", "one_reaction_per_trigger", "one_free_per_trigger")
 def one_answer_of_each_kind_per_trigger(rec):
-    _at_most(_per([a for a in rec.allowed if a.kind in ("reaction", "free-response")],
-                  lambda a: (a.kind, a.actor, a.target, a.occurrence, a.step.get("on", ""))),
+    _at_most(_per([a for a in rec.allowed if a.kind in (*REACTIONS_PF2, "free-response")],
+                  lambda a: (_class_pf2(a.kind), a.actor, a.target, a.occurrence,
+                             a.step.get("on", ""))),
              1, "answers of one kind to one trigger")
 
 
@@ -373,7 +381,7 @@ def no_reaction_before_ones_first_turn_when_forbidden(rec):
     if options["react_before_first_turn"] != "forbid" or options["mode"] != "encounter":
         return
     for a in rec.allowed:
-        if a.kind == "reaction":
+        if a.kind in REACTIONS_PF2:
             assert rec.turns_started(a.actor, a.serial) >= 1, a.actor
 
 
@@ -381,9 +389,45 @@ def no_reaction_before_ones_first_turn_when_forbidden(rec):
 def similar_triggers_count_as_one_when_said_so(rec):
     if rec.enc.options["similar_triggers"] != "same":
         return
-    _at_most(_per([a for a in rec.allowed if a.kind in ("reaction", "free-response")],
-                  lambda a: (a.kind, a.actor, a.target, a.occurrence)),
+    _at_most(_per([a for a in rec.allowed if a.kind in (*REACTIONS_PF2, "free-response")],
+                  lambda a: (_class_pf2(a.kind), a.actor, a.target, a.occurrence)),
              1, "answers of one kind to similar triggers")
+
+
+# T-PF2-REACTIVE-STRIKE: what provokes, read from the trigger's own step
+STRIKE_TRIGGERS = {"action", "activity", "free", "reaction", "free-response", "opportunity"}
+
+
+def provokes_a_strike(rec, striker, fid) -> bool:
+    made, step = rec.frames[fid], rec.frames[fid].step
+    moves = step.get("move") is True or "squares" in step or "path" in step
+    return (made.kind in STRIKE_TRIGGERS and rec.owner[fid] != striker
+            and step.get("step") is not True
+            and (step.get("manipulate") is True or moves or step.get("attack") == "ranged")
+            and striker in step.get("provokes", ()))
+
+
+def critical_disruption(rec, fid):
+    """The trigger a critical Reactive Strike that just finished (``fid``)
+    disrupts: a manipulate action still open; else None."""
+    made = rec.frames.get(fid)
+    if made is None or made.kind != "opportunity" or made.rs.name != "pf2e" \
+            or made.step.get("critical") is not True or rec.done[fid] < made.parts():
+        return None
+    trigger = made.target
+    if trigger in rec.frames and rec.is_open(trigger) \
+            and rec.frames[trigger].step.get("manipulate") is True:
+        return trigger
+    return None
+
+
+@law("pf2e", "strike_while_pending", "strike_provoked", "one_strike")
+def a_reactive_strike_is_one_melee_strike_at_a_provoking_action_under_way(rec):
+    for a in rec.allowed:
+        if a.kind == "opportunity":
+            assert a.seen["frame"] and a.seen["pending"], (a.target, "not under way")
+            assert provokes_a_strike(rec, a.actor, a.target), (a.actor, a.target)
+            assert a.parts() == 1 and a.step.get("attack") in (None, "melee"), a.step
 
 
 # D&D 5e -------------------------------------------------------------------------------

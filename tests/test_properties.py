@@ -33,7 +33,7 @@ from fsm.conformance.mutation import with_guard_forced
 from fsm.engine.frames import field_kind
 from fsm.rulesets import RULESETS
 
-from laws import LAWS, STOPS_A_MOVE, Allowed, Record, paused_own_move
+from laws import LAWS, STOPS_A_MOVE, Allowed, Record, critical_disruption, paused_own_move
 from test_toy_ruleset import TOY
 
 # Every registered ruleset, and the toy defined in test_toy_ruleset.py
@@ -270,6 +270,11 @@ def timeline(rs, name=None, focus=None):
             elif kind == "resolve":
                 rec.done[target] += 1
                 rec.pending.discard(target)
+                disrupted = critical_disruption(rec, target)
+                if disrupted is not None:
+                    say(event, "a critical Reactive Strike disrupted its trigger")
+                    rec.pending.discard(disrupted)
+                    rec.outcome[disrupted] = "disrupt"
             elif kind == "continue":
                 rec.pending.add(target)
             elif kind in rs.stack_moves:

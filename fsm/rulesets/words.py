@@ -39,7 +39,9 @@ class Words:
     builder offers it for nothing else); ``reasons``: reason code -> the
     sentence a player would say of the refusal; ``forced``: a forced kind of
     an event (SceneWords) -> what it does to whom it concerns ("pushed"), for
-    the builder's group of forced movement."""
+    the builder's group of forced movement; ``walks``: the step kinds a click
+    on a free square of the grid moves with, beside the ruleset's moves (a
+    Pathfinder Stride is an action with a path)."""
 
     kinds: dict = field(default_factory=dict)
     moves: dict = field(default_factory=dict)
@@ -54,6 +56,7 @@ class Words:
     only_moves_provoke: bool = False
     reasons: dict = field(default_factory=dict)
     forced: dict = field(default_factory=dict)
+    walks: tuple = ()
 
     def reason(self, code):
         """The player's sentence for a refusal's reason code, or None."""

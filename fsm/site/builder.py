@@ -98,7 +98,8 @@ def menu(text: str) -> dict:
                "combatants": [{**c, "who": namer.who(c.get("id"))} for c in combatants],
                "grid": bool(combatants) and all("at" in c for c in combatants),
                "steps": len(doc.get("steps") or ()), "groups": [], "now": "",
-               "moving": [spec.kind for spec in rs.step_specs if spec.moving],
+               "moving": [*(spec.kind for spec in rs.step_specs if spec.moving),
+                          *rs.words.walks],
                "jump": rs.scene.jump}
         if not combatants:
             out["now"] = "Who fights? Name them in turn order."

@@ -9,8 +9,9 @@ fuzzes it against the reference. When the reference's behaviour changes, the
 prose changes first and this engine follows the prose.
 
 Speaks the JSON-lines protocol of spec/PROTOCOL.md on stdin/stdout; ruleset
-pf2e only, with the scene, from which Pathfinder derives nothing but
-positions (ASM-PF2-SCENE). Standard library only.
+pf2e only, with the scene, from which Pathfinder derives only positions and
+whether a Reactive Strike's target is within reach (ASM-PF2-SCENE).
+Standard library only.
 """
 import copy
 import pickle
@@ -30,13 +31,21 @@ FACTS = ["state", "round", "active", "initiative", "budgets",
          "resolved", "lost", "disrupted", "stack", "positions"]
 
 UNTRIGGERED = {"action", "activity", "free"}
-ANSWERS = {"reaction", "free-response"}
+ANSWERS = {"reaction", "free-response", "opportunity"}   # opportunity: Reactive Strike
 STACK_MOVES = {"resolve", "continue", "disrupt"}
 KINDS = UNTRIGGERED | ANSWERS | STACK_MOVES | {"event", "end-turn"}
 
 STEP_FIELDS = {"actor", "attack", "attacks", "comment", "cost", "do", "expect", "forced",
                "id", "name", "on", "parts", "path", "provokes", "ruling",
-               "shift", "squares", "targets", "to", "triggers"}
+               "shift", "squares", "targets", "to", "triggers",
+               "critical", "manipulate", "move", "step"}
+
+# FORMAT.md, The turn's own actions / Answers: the true/false fields and the
+# kinds that take them (T-PF2-REACTIVE-STRIKE). Read in this order (T-ERRORS
+# names no order for pf2e's; alphabetical, as it lists 4e's and 5e's).
+TRAITED = ("action", "activity", "free", "reaction", "free-response", "opportunity")
+BOOL_FIELDS = (("critical", ("opportunity",)), ("manipulate", TRAITED),
+               ("move", TRAITED), ("step", ("action",)))
 
 NO_FRAME = STACK_MOVES | {"end-turn"}
 # T-ERRORS: a frame's fields, `forced` among them, are errors on a step that makes no frame.
@@ -61,9 +70,13 @@ ALLOWED_RULES = {
     "free-response": ["PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-FREE-UNLIMITED",
                       "PF2-FREE-AND-REACTION", "PF2-TURN-TRIGGERS", "PF2-TRIGGER",
                       "PF2-STACK", "PF2-FREE-ONE-PER-TRIGGER", "PF2-SIMILAR-TRIGGERS"],
+    "opportunity": ["PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
+                    "PF2-FREE-AND-REACTION", "PF2-TRIGGER", "PF2-STACK",
+                    "PF2-FIRST-TURN", "PF2-REACTION-ONE", "PF2-EXPLORATION",
+                    "PF2-EXTRA-REACTIONS", "PF2-SIMILAR-TRIGGERS", "PF2-REACTIVE-STRIKE"],
     "disrupt": ["PF2-DISRUPT", "PF2-DISRUPT-ACTIVITY", "PF2-DISRUPT-GM", "PF2-STACK"],
     "end-turn": ["PF2-TURN-TRIGGERS", "PF2-SEQUENCE"],
-    "resolve": ["PF2-STACK"],
+    "resolve": ["PF2-STACK", "PF2-STRIKE-CRITICAL"],
     "continue": ["PF2-STACK"],
     "event": ["PF2-TRIGGER"],
 }
@@ -102,6 +115,16 @@ class Frame:
         self.triggers = triggers or [""]
         self.is_move = is_move      # `squares` or a `path`: one occurrence (ASM-PF2-MOVE-ONCE)
         self.path = None            # the squares entered, one per part (the scene)
+        self.step = {}              # the step that declared it: traits, provokes, attack
+        self.answers = None         # the trigger a Reactive Strike answered
+
+    def provokes_strike(self):
+        """T-PF2-REACTIVE-STRIKE: a manipulate action, a move action that is
+        no Step, or a ranged attack (the kind and the reach checked apart)."""
+        s = self.step
+        moves = s.get("move") is True or self.is_move
+        return (s.get("manipulate") is True or (moves and s.get("step") is not True)
+                or s.get("attack") == "ranged")
 
     def occurrence(self):
         """T-OCCURRENCE: the part in play, or the whole frame for a move."""
@@ -211,8 +234,8 @@ class State:
 # a frame's field on a step that makes no frame, `actor`, `id`, `to` on a step
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
-# (read_path gives its own order), `cost`, `ruling`, `name`; last a `to`
-# naming no frame.
+# (read_path gives its own order), `cost`, `ruling`, `name`, the true/false
+# fields (BOOL_FIELDS); last a `to` naming no frame.
 
 def err(code, msg):
     raise ReadError(code, msg)
@@ -256,6 +279,10 @@ def read_step(st, n, step):
     read_cost(step, do)
     check(step, "ruling", lambda v: v in ("allow", "deny"))
     check(step, "name", lambda v: isinstance(v, str))
+    for key, kinds in BOOL_FIELDS:   # each: a kind that does not take it, then its value
+        if key in step and do not in kinds:
+            err("field-of-another-kind", "%r does not go on %s" % (key, do))
+        check(step, key, lambda v: isinstance(v, bool))
     # T-ERRORS: `comment` is never read, whatever its value.
     tid = find_trigger(st, step) if do in ANSWERS else None
     if do == "end-turn" and actor is None:
@@ -495,8 +522,9 @@ class Vector:
         if any(not f.finished for f in st.stack[i + 1:]):
             fail("unresolved-above", ["PF2-STACK"])
         label = step.get("on", "")
-        uses = self.occurrence_uses(actor, do, trig)
-        if do == "reaction":
+        kind = "free-response" if do == "free-response" else "reaction"  # T-OCCURRENCE
+        uses = self.occurrence_uses(actor, kind, trig)
+        if kind == "reaction":
             gm = self.reaction_budget(actor)
             if any(u[4] == label for u in uses):
                 fail("one-reaction-per-trigger", ["PF2-EXTRA-REACTIONS"])
@@ -510,7 +538,30 @@ class Vector:
                 fail("similar-trigger-same", ["PF2-SIMILAR-TRIGGERS"])
             if pol == "gm" and gm is None:
                 gm = ("gm-similar-trigger", ["PF2-SIMILAR-TRIGGERS"])
+        if do == "opportunity":
+            self.judge_strike(actor, step, trig)
         return gm
+
+    def judge_strike(self, actor, step, trig):
+        """T-PF2-REACTIVE-STRIKE, after a reaction's checks."""
+        rs = ["PF2-REACTIVE-STRIKE"]
+        if trig.moment or trig.finished or trig.cur_resolved:
+            fail("trigger-already-resolved", rs)
+        if (trig.kind not in TRAITED or trig.owner in (None, actor)
+                or not trig.provokes_strike() or not self.within_reach(actor, trig)):
+            fail("not-provoked", rs)
+        parts = max([step.get(k, 1) for k in ("squares", "attacks", "parts")]
+                    + [len(step.get("path", []))])
+        if parts > 1 or step.get("attack", "melee") != "melee":
+            fail("one-melee-attack", rs)
+
+    def within_reach(self, actor, trig):
+        st = self.st
+        if st.positions is None:
+            return actor in trig.step.get("provokes", [])
+        a, b = st.positions[actor], st.positions[trig.owner]   # where the mover stands now
+        reach = st.combatants[actor].get("reach", 1)
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= reach
 
     def reaction_budget(self, actor):
         """first_turn_policy, then reaction_available; returns a GM call or None."""
@@ -543,8 +594,8 @@ class Vector:
         if do == "disrupt" and f.kind == "event":
             fail("not-disruptable", ["PF2-DISRUPT"])
 
-    def disrupt_notes(self):
-        f = self.st.top_unresolved()
+    def disrupt_notes(self, f=None):
+        f = f or self.st.top_unresolved()
         notes = ["gm: what the disruption of %s does beyond cancelling its effects "
                  "is the GM's call; its costs stay spent" % f.id]
         if f.kind == "activity":
@@ -564,20 +615,28 @@ class Vector:
             if f.cur == f.parts - 1:
                 f.finished = True
                 st.resolved.append(f.id)
+                trig = st.frames.get(f.answers)     # T-PF2-REACTIVE-STRIKE: a critical hit
+                if (f.kind == "opportunity" and f.step.get("critical") is True and trig
+                        and trig.step.get("manipulate") is True and not trig.finished):
+                    self.mark_disrupted(trig)
+                    return self.disrupt_notes(trig)     # PF2-DISRUPT-GM: a disruption's note
         elif do == "continue":
             f = st.top_unresolved()
             f.cur += 1
             f.cur_resolved = False
         elif do == "disrupt":
-            f = st.top_unresolved()
-            f.finished = True
-            f.disrupted = True
-            st.disrupted.append(f.id)
+            self.mark_disrupted(st.top_unresolved())
         elif do == "end-turn":
             f = Frame("turn-end@%d" % st.turn, "turn-end", st.active, moment=True)
             st.frames[f.id] = f
             st.stack.append(f)
             st.turn_ended = True
+        return []
+
+    def mark_disrupted(self, f):
+        f.finished = True
+        f.disrupted = True
+        self.st.disrupted.append(f.id)
 
     def push_frame(self, do, actor, fid, step, trig):
         st = self.st
@@ -592,16 +651,19 @@ class Vector:
                   is_move="squares" in step or "path" in step)
         if "path" in step:
             f.path = [tuple(q) for q in step["path"]]
+        f.step = step
+        f.answers = trig.id if trig is not None else None
         st.frames[fid] = f
         st.stack.append(f)
         if do == "action":
             st.budgets[actor]["actions"] -= 1
         elif do == "activity":
             st.budgets[actor]["actions"] -= step["cost"]
-        elif do == "reaction":
+        elif do in ("reaction", "opportunity"):
             st.budgets[actor]["reactions"] = max(0, st.budgets[actor]["reactions"] - 1)
         if do in ANSWERS:
-            st.uses.append((actor, do, trig.id, trig.occurrence(), step.get("on", "")))
+            kind = "free-response" if do == "free-response" else "reaction"
+            st.uses.append((actor, kind, trig.id, trig.occurrence(), step.get("on", "")))
 
     # ---------------------------------------------------------- a step
     def step(self, n, step):
@@ -621,7 +683,7 @@ class Vector:
         if verdict == "gm" and step.get("ruling") == "deny":
             self.st = saved
         else:
-            self.apply(do, actor, fid, step, trig)
+            notes += self.apply(do, actor, fid, step, trig)
         out = {"verdict": verdict, "reason": reason, "rules": rules, "facts": self.st.facts()}
         if notes:
             out["notes"] = notes

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .. import Option, Ruleset, StepSpec, register, shared
 from .limits import ANSWERS, STACK_MOVES, TURN_ACTIONS, FighterPF2, notes
+from .strike import CRITICAL, TRAITS
 from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
@@ -34,7 +35,11 @@ RULESET = register(Ruleset(
     ),
     fighter=FighterPF2, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
-    step_specs=(StepSpec("action", cost=1), StepSpec("activity", cost_field=True)),
+    step_specs=(StepSpec("action", cost=1, flags=TRAITS),
+                StepSpec("activity", cost_field=True, flags=TRAITS[:2]),
+                StepSpec("free", flags=TRAITS[:2]), StepSpec("reaction", flags=TRAITS[:2]),
+                StepSpec("free-response", flags=TRAITS[:2]),
+                StepSpec("opportunity", flags=(*TRAITS[:2], CRITICAL))),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES, notes=notes,
     scene=shared.SCENE,
     words=WORDS,

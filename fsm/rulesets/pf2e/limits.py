@@ -7,9 +7,10 @@ from __future__ import annotations
 from ...engine.frames import DISRUPTED, EVENT, TURN_KINDS, Fighter
 from ...engine.guard import GM, guard
 from .. import common as c
+from .strike import REACTIONS
 
 TURN_ACTIONS = frozenset({"action", "activity", "free"})
-ANSWERS = ("reaction", "free-response")
+ANSWERS = ("reaction", "free-response", "opportunity")
 STACK_MOVES = frozenset({"resolve", "continue", "disrupt"})
 
 
@@ -107,8 +108,9 @@ def _occurrence_seen(enc, st):
        seen=_occurrence_seen,
        ok='{actor} has not reacted to {occurrence} yet')
 def one_reaction_per_trigger(enc, st):
-    """However many reactions you have, one per trigger."""
-    return ("reaction", st.on) not in _used(enc, st)
+    """However many reactions you have, one per trigger (a Reactive Strike is
+    one of them)."""
+    return not any(kind in REACTIONS and label == st.on for kind, label in _used(enc, st))
 
 
 @guard("one-free-action-per-trigger",
@@ -117,6 +119,11 @@ def one_reaction_per_trigger(enc, st):
 def one_free_per_trigger(enc, st):
     """Free actions are unlimited, but one per trigger."""
     return ("free-response", st.on) not in _used(enc, st)
+
+
+def _answer_class(kind) -> str:
+    """A Reactive Strike is compared with reactions, as a reaction."""
+    return "reaction" if kind in REACTIONS else kind
 
 
 def _similar_seen(enc, st):
@@ -133,7 +140,7 @@ def similar_trigger(enc, st):
     """Similar but not identical triggers: the GM decides whether they count as one
     (option ``similar_triggers``)."""
     for used_kind, label in _used(enc, st):
-        if used_kind == st.kind and label != st.on:
+        if _answer_class(used_kind) == _answer_class(st.kind) and label != st.on:
             policy = enc.options["similar_triggers"]
             return GM if policy == "gm" else policy == "distinct"
     return True

@@ -8,9 +8,10 @@ from ...engine.rows import ACTING, AFTER, BEFORE, ENDING, STARTING, TRIGGERED
 from .. import common as c
 from .. import shared
 from . import limits as fx
+from . import strike as rs
 
 # the guards this table's rows may name: the shared ones and this ruleset's own
-GUARDS = shared.book(fx)
+GUARDS = shared.book(fx, rs)
 row, refuse = GUARDS.row, GUARDS.refuse
 
 _RESPONSE = dict(has_trigger="PF2-TRIGGER", trigger_still_open="PF2-STACK",
@@ -38,6 +39,18 @@ _ENTRIES = [
         reaction_available=("PF2-REACTION-ONE", "PF2-EXPLORATION"),
         one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
         similar_trigger="PF2-SIMILAR-TRIGGERS"),
+    # Reactive Strike: a reaction, one melee Strike while a creature within reach
+    # uses a manipulate or move action (no Step) or makes a ranged attack
+    row("opportunity", TRIGGERED, BEFORE, fx.spend_reaction, c.note_use, c.push_frame,
+        rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
+               "PF2-FREE-AND-REACTION"),
+        **_RESPONSE,
+        first_turn_policy="PF2-FIRST-TURN",
+        reaction_available=("PF2-REACTION-ONE", "PF2-EXPLORATION"),
+        one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
+        similar_trigger="PF2-SIMILAR-TRIGGERS",
+        strike_while_pending="PF2-REACTIVE-STRIKE", strike_provoked="PF2-REACTIVE-STRIKE",
+        one_strike="PF2-REACTIVE-STRIKE"),
     # Free actions with a trigger: any number, one per trigger
     row("free-response", TRIGGERED, BEFORE, c.note_use, c.push_frame,
         rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-FREE-UNLIMITED",
@@ -55,7 +68,9 @@ _ENTRIES = [
     row("end-turn", [ACTING], ENDING, c.close_turn,
         rules="PF2-TURN-TRIGGERS", own_turn="PF2-SEQUENCE"),
     *shared.stack_rows("PF2-STACK", "PF2-TURN-MOMENTS", "PF2-TRIGGER",
-                       next_part_effects=(c.close_part_window,)),
+                       next_part_effects=(c.close_part_window,),
+                       resolve=(rs.critical_disrupts,),
+                       resolve_rules=("PF2-STRIKE-CRITICAL",)),
     shared.next_turn_row(fx.refresh_budgets, "PF2-TURN-MOMENTS",
                          ("PF2-THREE-ACTIONS", "PF2-REACTION-ONE", "PF2-TURN-TRIGGERS")),
 ]

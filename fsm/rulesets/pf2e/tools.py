@@ -17,8 +17,10 @@ def budgets(enc, fighter) -> dict:
 
 
 def turn_moves(actor, others) -> list:
-    return [("action", ()), ("activity", (("cost", 2), ("triggers", ("a", "b")))),
-            ("free", ())]
+    """An action, one with the manipulate trait within everyone's reach (it
+    provokes a Reactive Strike), a two-action activity, a free action."""
+    return [("action", ()), ("action", (("manipulate", True), ("provokes", tuple(others)))),
+            ("activity", (("cost", 2), ("triggers", ("a", "b")))), ("free", ())]
 
 
 def grid_moves(actor, others) -> list:
@@ -26,6 +28,7 @@ def grid_moves(actor, others) -> list:
     activity moving two squares, a Strike at the one beside (PF2 derives
     only positions from the scene: ASM-PF2-SCENE)."""
     return [("action", (("steps", ((1, 0),)),)), ("action", (("steps", ((-1, 0),)),)),
+            ("action", (("steps", ((0, 1),)), ("step", True))),
             ("activity", (("cost", 2), ("steps", ((1, 0), (1, 0))))),
             ("action", (("attack", "melee"), ("targets", others[:1])))]
 
@@ -55,21 +58,21 @@ def watch(w, enc, data, verdict, tallies, answers):
     problem = None
     i = w.index.get(actor)
     budgeted = fx.reactions_budgeted(enc.options)
-    if kind == "reaction" and budgeted:
+    if kind in fx.REACTIONS and budgeted:
         react[i] += 1
         most = enc.fighters[actor].reactions_max
         if react[i] > most:
             problem = ("too-many-reactions", f"{actor} took {react[i]} reactions since the "
                        f"start of its last turn (budget {most})", ("PF2-REACTION-ONE",))
-    if kind in ("reaction", "free-response"):
+    if kind in (*fx.REACTIONS, "free-response"):
         target = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
         key = ((verdict.target_id, target.occurrence if target is not None else 0),
-               actor, "reaction" if kind == "reaction" else "free", data.get("on", ""))
+               actor, "reaction" if kind in fx.REACTIONS else "free", data.get("on", ""))
         if key in answers and problem is None:
             problem = ("two-answers-on-one-trigger",
                        f"{actor} gave a second {key[2]} answer to {key[0]}"
                        + (f" on {key[3]}" if key[3] else ""),
-                       ("PF2-EXTRA-REACTIONS",) if kind == "reaction"
+                       ("PF2-EXTRA-REACTIONS",) if kind in fx.REACTIONS
                        else ("PF2-FREE-ONE-PER-TRIGGER",))
         answers = answers | {key}
     if kind in ("action", "activity"):
