@@ -50,6 +50,7 @@ export interface Vector {
     exploration_reactions?: "gm" | "encounter" | "unlimited";
     react_before_first_turn?: "gm" | "allow" | "forbid";
     similar_triggers?: "gm" | "same" | "distinct";
+    disrupted_activity?: "all" | "begun";
   };
   /** Schema: minItems 1. */
   combatants: Array<{
@@ -98,7 +99,7 @@ export interface Rulesets {
   pf2e: {
     kinds: "action" | "activity" | "free" | "reaction" | "opportunity" | "free-response" | "disrupt" | "end-turn" | "resolve" | "continue" | "event";
     fields: "actor" | "attack" | "attacks" | "comment" | "cost" | "critical" | "do" | "expect" | "forced" | "id" | "manipulate" | "move" | "name" | "on" | "parts" | "path" | "provokes" | "ruling" | "shift" | "squares" | "step" | "targets" | "to" | "triggers";
-    options: "mode" | "exploration_reactions" | "react_before_first_turn" | "similar_triggers";
+    options: "mode" | "exploration_reactions" | "react_before_first_turn" | "similar_triggers" | "disrupted_activity";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "actions" | "reactions";
   };
 }

@@ -121,3 +121,31 @@ def test_a_critical_hit_disrupts_a_manipulate_action(fields, critical, disrupted
     v = do(enc, "resolve")
     assert (v.verdict == "rejected") is disrupted
     assert enc.budgets("ogre")["actions"] == 2
+
+
+@rule("PF2-DISRUPT-ACTIVITY")
+@pytest.mark.parametrize("option,resolved,pending,back", [
+    ("all", 0, True, 0), ("all", 1, False, 0), ("begun", 0, True, 2), ("begun", 1, False, 2),
+    ("begun", 1, True, 1), ("begun", 2, True, 0),
+])
+def test_a_disrupted_activity_gives_back_what_was_not_begun_when_the_gm_says_so(
+        option, resolved, pending, back):
+    """disrupted_activity: all keeps the three actions spent; begun gives back
+    those of the parts not begun."""
+    enc = party_pf2(disrupted_activity=option)
+    do(enc, "activity", "ogre", cost=3)
+    for k in range(resolved):
+        do(enc, "resolve")
+        if k < resolved - 1 or pending:
+            do(enc, "continue")
+    assert do(enc, "disrupt").verdict == "allowed"
+    assert enc.budgets("ogre")["actions"] == back
+
+
+@rule("PF2-DISRUPT-ACTIVITY")
+def test_an_activity_that_moves_gives_nothing_back():
+    """Its parts are squares, not actions."""
+    enc = party_pf2(disrupted_activity="begun")
+    do(enc, "activity", "ogre", cost=2, squares=2)
+    do(enc, "disrupt")
+    assert enc.budgets("ogre")["actions"] == 1

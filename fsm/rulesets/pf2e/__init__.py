@@ -32,6 +32,9 @@ RULESET = register(Ruleset(
                "whether a creature may react before its first turn of the encounter"),
         Option("similar_triggers", "gm", ("gm", "same", "distinct"),
                "whether two similar but not identical triggers count as one"),
+        Option("disrupted_activity", "all", ("all", "begun"),
+               "what a disrupted activity loses: all the actions committed to it, as "
+               "usual, or only those of its parts begun (the others come back)"),
     ),
     fighter=FighterPF2, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,

@@ -4,14 +4,14 @@ this ruleset has. The rows hold these guards through the table's guard book
 
 from __future__ import annotations
 
-from ...engine.frames import DISRUPTED, EVENT, TURN_KINDS, Fighter
+from ...engine.frames import DISRUPTED, EVENT, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import GM, guard
 from .. import common as c
-from .strike import REACTIONS
 
 TURN_ACTIONS = frozenset({"action", "activity", "free"})
 ANSWERS = ("reaction", "free-response", "opportunity")
 STACK_MOVES = frozenset({"resolve", "continue", "disrupt"})
+REACTIONS = frozenset({"reaction", "opportunity"})   # a Reactive Strike is a reaction
 
 
 class FighterPF2(Fighter):
@@ -168,7 +168,21 @@ def spend_reaction(enc, st):
 
 def mark_disrupted(enc, st):
     """The top frame is disrupted: no effect; actions and reactions stay spent."""
-    c.void(enc, st, DISRUPTED)
+    disrupt(enc, st, enc.stack[-1])
+
+
+def disrupt(enc, st, frame):
+    """``frame`` is disrupted: no effect, its costs spent, the part in play
+    still answerable (T-WINDOW). Under ``disrupted_activity: begun``, an
+    activity whose parts are its actions gives back those not begun."""
+    begun = frame.done + (frame.phase == PENDING)
+    if enc.options["disrupted_activity"] == "begun" and frame.kind == "activity" \
+            and frame.parts == frame.cost and not frame.moving and frame.owner in enc.fighters:
+        enc.fighters[frame.owner].actions += frame.cost - begun
+    frame.outcome = DISRUPTED
+    frame.phase = RESOLVED
+    frame.window_part = frame.done
+    enc.note(st, frame, DISRUPTED)
 
 
 def refresh_budgets(enc, st):

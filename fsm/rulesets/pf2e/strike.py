@@ -11,13 +11,13 @@ what the positions show when the encounter has them, the trigger's
 
 from __future__ import annotations
 
-from ...engine.frames import DISRUPTED, EVENT, RESOLVED, TURN_KINDS
+from ...engine.frames import EVENT, RESOLVED, TURN_KINDS
 from ...engine.guard import guard
 from ...engine.scene import show, within_reach
 from .. import common as c
+from .limits import disrupt
 
 STRIKE = "opportunity"                 # the step kind of Reactive Strike
-REACTIONS = frozenset({"reaction", STRIKE})   # what counts against the reaction
 MANIPULATE, MOVE, STEP, CRITICAL = "manipulate", "move", "step", "critical"
 TRAITS = (MANIPULATE, MOVE, STEP)      # the flags a Strike's trigger is read by (a Step
                                        # is an action: TRAITS[:2] for the other kinds)
@@ -105,7 +105,4 @@ def critical_disrupts(enc, st):
     trigger = enc.find(top.parent)
     if trigger is None or trigger.outcome is not None or MANIPULATE not in trigger.flags:
         return
-    trigger.outcome = DISRUPTED
-    trigger.phase = RESOLVED
-    trigger.window_part = trigger.done
-    enc.note(st, trigger, DISRUPTED)
+    disrupt(enc, st, trigger)
