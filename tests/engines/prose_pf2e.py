@@ -26,6 +26,7 @@ OPTIONS = {
     "exploration_reactions": ["gm", "encounter", "unlimited"],
     "react_before_first_turn": ["gm", "allow", "forbid"],
     "similar_triggers": ["gm", "same", "distinct"],
+    "disrupted_activity": ["all", "begun"],     # GM-PF2-DISRUPTED-ACTIVITY
 }
 FACTS = ["state", "round", "active", "initiative", "budgets",
          "resolved", "lost", "disrupted", "stack", "positions"]
@@ -472,7 +473,8 @@ class Vector:
     def __init__(self, vec):
         self.vec = vec
         self.opts = {"mode": "encounter", "exploration_reactions": "gm",
-                     "react_before_first_turn": "gm", "similar_triggers": "gm"}
+                     "react_before_first_turn": "gm", "similar_triggers": "gm",
+                     "disrupted_activity": "all"}
         self.opts.update(vec.get("options") or {})
         self.st = State(vec)
 
@@ -599,8 +601,25 @@ class Vector:
         notes = ["gm: what the disruption of %s does beyond cancelling its effects "
                  "is the GM's call; its costs stay spent" % f.id]
         if f.kind == "activity":
-            notes.append("the actions committed to activity %s are lost" % f.id)
+            back = self.given_back(f)
+            if back:
+                notes.append("activity %s gives back %d action(s) of its parts not begun"
+                             % (f.id, back))
+            else:
+                notes.append("the actions committed to activity %s are lost" % f.id)
         return notes
+
+    def given_back(self, f):
+        """T-STACK-MOVES, option disrupted_activity: under `begun`, an
+        `activity` whose parts are its actions (as many parts as its `cost`,
+        no `path` or `squares`) gives back its `cost` less the parts resolved,
+        less one more when a part is pending. Under `all`, nothing."""
+        if (self.opts["disrupted_activity"] != "begun" or f.kind != "activity"
+                or f.is_move or f.parts != f.step.get("cost")):
+            return 0
+        # pending at part `cur`: `cur` resolved, one pending; between parts:
+        # `cur + 1` resolved. Either way the parts begun are cur + 1.
+        return max(0, f.parts - (f.cur + 1))
 
     # ---------------------------------------------------------- effects
     def apply(self, do, actor, fid, step, trig):
@@ -618,8 +637,10 @@ class Vector:
                 trig = st.frames.get(f.answers)     # T-PF2-REACTIVE-STRIKE: a critical hit
                 if (f.kind == "opportunity" and f.step.get("critical") is True and trig
                         and trig.step.get("manipulate") is True and not trig.finished):
+                    # disrupted at once, as a `disrupt` would (and, under
+                    # disrupted_activity: begun, giving back what it would);
+                    # "that `resolve` carries no GM note" (T-PF2-REACTIVE-STRIKE)
                     self.mark_disrupted(trig)
-                    return self.disrupt_notes(trig)     # PF2-DISRUPT-GM: a disruption's note
         elif do == "continue":
             f = st.top_unresolved()
             f.cur += 1
@@ -634,6 +655,9 @@ class Vector:
         return []
 
     def mark_disrupted(self, f):
+        back = self.given_back(f)       # read before the frame is finished
+        if back and f.owner in self.st.budgets:
+            self.st.budgets[f.owner]["actions"] += back
         f.finished = True
         f.disrupted = True
         self.st.disrupted.append(f.id)
