@@ -322,6 +322,8 @@ class Player:
             jump = step.get("forced") == self.rs.scene.jump
             for x, y in path_clicks(start, step["path"], jump):
                 self.click(f'#b-form .path-grid button[data-x="{x}"][data-y="{y}"]', "square")
+            if jump and last is None:
+                return          # a teleport done to someone: its square's click added it
         if last is not None:          # a quick button adds the step with what the form holds
             self.click(None, "quick", last[1], "quick")
         else:

@@ -111,7 +111,7 @@ def menu(text: str) -> dict:
     groups = Menu(enc, doc).groups()
     out.update(now=namer.now(enc), positions=facts.get("positions"),
                reach={cid: f.reach for cid, f in enc.fighters.items()},
-               active=enc.active, groups=groups, strikes=strikes(enc, groups, rs))
+               active=whose_turn(enc), groups=groups, strikes=strikes(enc, groups, rs))
     return out
 
 

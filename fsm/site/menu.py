@@ -92,7 +92,8 @@ class Menu:
             out.append({"id": "waiting", "title": f"{self.namer.frame(top)}: what happens to it",
                         "choices": self._stack(top)})
         for fid, words in self._triggers():
-            allowed, refused = self._answers(fid, top)
+            allowed, refused, supposed = self._answers(fid, top)
+            rest += supposed                # refused as stated, offered as supposed above
             owner = getattr(find(self.enc, fid), "owner", None)
             rest += [c for c in refused if c["actor"] == owner]      # its own, seldom asked
             refused = [c for c in refused if c["actor"] != owner]
@@ -204,7 +205,10 @@ class Menu:
         """The answers to trigger ``to``: for every combatant each answer kind
         and its variants (allowed or not), and where a refused one would be
         allowed once the pending action takes effect, or once the trigger is
-        said to provoke the answerer, that too."""
+        said to provoke the answerer, that too; (allowed, refused, and the
+        refused ones a supposition stands for: without a grid, the answer "if
+        the trigger provokes" comes first, and its plain refusal is folded away
+        so that it does not read as the verdict)."""
         allowed, refused, later = [], [], []
         for cid in self.order:
             for kind in self.rs.player_steps:
@@ -221,12 +225,17 @@ class Menu:
                     (allowed if c["verdict"] != "rejected" else refused).append(c)
                     if c["verdict"] == "rejected":
                         later.append((c, step))
+        supposed = []
         for (c, step), better in zip(later, self._after_top([s for _, s in later])):
-            better = better or self._provoked(step, step["actor"])
+            provoked = better is None and self._provoked(step, step["actor"])
+            better = better or provoked
             if better:
                 allowed.append({**better, "label": c["label"] + better.pop("also"),
                                 "who": c["who"], "fields": c["fields"]})
-        return allowed, refused
+            if provoked:
+                refused.remove(c)
+                supposed.append(c)
+        return allowed, refused, supposed
 
     def _variants(self, kind) -> list:
         """([fields, words]) of an answer: plain, and each variant the ruleset's

@@ -205,8 +205,15 @@
         const chosen = form.querySelector('#b-field-actor');
         const own = () => c.fields.some((x) => x.name === m.jump)            // its own teleport, ticked
           && Boolean((form.querySelector('#b-field-' + m.jump) || {}).checked);
-        B.path(m, p, () => last.actor || (chosen && chosen.value ? JSON.parse(chosen.value) : null),
-          () => f.jump || own(), path);
+        const mover = () => last.actor || (chosen && chosen.value ? JSON.parse(chosen.value) : null);
+        // f.jump: true when the choice is a teleport, or the forced kind that makes one
+        const teleported = () => {
+          const how = form.querySelector('#b-field-forced');
+          return f.jump === true || (Boolean(f.jump) && Boolean(how) && how.value === JSON.stringify(f.jump));
+        };
+        // a teleport done to someone is its one square: a click on it adds the step
+        B.path(m, p, mover, () => teleported() || own(), path,
+          () => { if (teleported() && mover()) { add(collect()); } });
         if (!f.jump) {
           const shifts = c.fields.some((x) => x.name === 'shift');
           B.away(m, last.actor).forEach(([sq, who]) => quickly((shifts ? 'shift' : 'move')

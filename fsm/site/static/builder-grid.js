@@ -127,8 +127,9 @@
   // A path clicked on the grid for a step's form: each click walks a straight
   // line from the path's end (the mover's square at first) to that square; a
   // jump (a teleport: jump() says whether the step is one now) is the one
-  // square arrived at.
-  B.path = function (m, box, mover, jump, path) {   // mover(): whose path it is
+  // square arrived at; then(), when given, is called after each click (a
+  // step that is only its square is added at once).
+  B.path = function (m, box, mover, jump, path, then) {   // mover(): whose path it is
     const now = m.positions || {};
     const names = Object.fromEntries(m.combatants.map((c) => [c.id, c.who]));
     const first = B.bounds(now), origin = [first[0], first[2]];     // squares stay put
@@ -139,6 +140,7 @@
         const from = path.length ? path[path.length - 1] : now[mover()];
         if (jump() || !from) { path.splice(0, path.length, sq); } else { path.push(...B.line(from, sq)); }
         draw();
+        if (then) { then(); }
       } });
     }
     box.appendChild(el('span', { class: 'path-now' }));
