@@ -77,3 +77,16 @@ def test_the_new_words_belong_to_their_kinds():
     with pytest.raises(StepError) as bad:
         do(enc, "bonus", "rogue", additional=True)
     assert bad.value.code == "field-of-another-kind"
+
+
+@rule("5E-BONUS-GRANTED", "5E-BONUS-ONE")
+@pytest.mark.parametrize("flags", [{"spell": True}, {"slot": True}, {"spell": True, "slot": True}])
+def test_a_spell_cast_as_a_bonus_action_is_its_own_grant(flags):
+    """Misty Step needs no feature besides itself: the spell says it is cast
+    as a Bonus Action. A Dash as a Bonus Action still needs one, and the
+    turn's one Bonus Action is spent all the same."""
+    enc = duel()
+    assert verdict(do(enc, "dash", "rogue", bonus=True)) == "no-bonus-action"
+    assert verdict(do(enc, "bonus", "rogue", **flags)) == "allowed"
+    do(enc, "resolve")
+    assert verdict(do(enc, "bonus", "rogue", spell=True)) == "bonus-action-used"

@@ -102,12 +102,14 @@ def action_left(enc, st):
     return paid_by_feature(st) or not enc.fighters[st.actor].action_used
 
 
-@guard("no-bonus-action", "no feature of {actor}'s grants it a Bonus Action",
-       seen=_only_if(a_bonus_action, "a feature of {actor}'s grants it a Bonus Action"),
-       ok="{ok}")
+@guard("no-bonus-action", "no feature of {actor}'s grants it a Bonus Action, and it casts "
+       "no spell as one", ok="{ok}", seen=_only_if(
+           a_bonus_action, "a feature of {actor}'s, or the spell it casts, grants it one"))
 def bonus_granted(enc, st):
-    """A Bonus Action exists only when a feature, spell or ability grants one."""
-    return not a_bonus_action(st) or enc.fighters[st.actor].bonus
+    """A Bonus Action exists only when a feature, spell or ability grants one:
+    the creature's ``bonus``, or the spell a ``bonus`` casts (``spell``, ``slot``)."""
+    return not a_bonus_action(st) or enc.fighters[st.actor].bonus or \
+        (st.kind == "bonus" and bool(st.flags & {SPELL, SLOT}))
 
 
 @guard("bonus-action-used", "{actor} has taken a Bonus Action this turn already",
