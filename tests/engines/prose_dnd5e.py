@@ -304,6 +304,9 @@ class State:
                                  "reaction": 1, "slot": 1, "readied": None}
         self.disengaged = set()     # took Disengage this turn (T-5E-TURN)
         self.additional = set()     # took a feature's additional action this turn
+        # T-5E-TURN: took its Bonus Action this turn (a Bonus Action spell takes one
+        # even without `bonus: true`, whose reported budget stays 0)
+        self.bonus_used = set()
         self.positions = None       # {combatant: (x, y)} when the encounter has a scene
         self.reach = {}
         if combatants and all("at" in c for c in combatants):
@@ -406,6 +409,7 @@ class State:
         b["readied"] = None         # 5E-READY-LAPSE
         self.disengaged.discard(nxt)
         self.additional.discard(nxt)
+        self.bonus_used.discard(nxt)
         self._push_moment("turn-start")
 
     def close_owner_windows(self, frame):
@@ -971,8 +975,11 @@ CHECKS = {
     "able_to_act": lambda st, cx: not st.has(cx.actor, "incapacitated"),
     # T-5E-TURN, *Features*: a feature may pay for the action
     "action_left": lambda st, cx: paid_by(cx.step) != set() or st.budgets[cx.actor]["action"] > 0,
-    "bonus_granted": lambda st, cx: not as_bonus(cx) or st.flag(cx.actor, "bonus"),
-    "bonus_left": lambda st, cx: not as_bonus(cx) or st.budgets[cx.actor]["bonus"] > 0,
+    # T-5E-TURN: a `bonus` that casts a spell (`spell` or `slot`) is granted by the
+    # spell's casting time, `bonus: true` or not
+    "bonus_granted": lambda st, cx: (not as_bonus(cx) or st.flag(cx.actor, "bonus")
+                                     or (cx.kind == "bonus" and casts_spell(cx.step))),
+    "bonus_left": lambda st, cx: not as_bonus(cx) or cx.actor not in st.bonus_used,
     "additional_left": lambda st, cx: ("additional" not in paid_by(cx.step)
                                        or cx.actor not in st.additional),
     "additional_not_magic": lambda st, cx: ("additional" not in paid_by(cx.step)
@@ -1104,10 +1111,12 @@ def spend(st, f, cx):
             b["action"] = 0
         if "bonus" in paid:
             b["bonus"] = 0
+            st.bonus_used.add(actor)
         if "additional" in paid:
             st.additional.add(actor)
     if kind == "bonus":
         b["bonus"] = 0
+        st.bonus_used.add(actor)
     if kind == "dash":
         b["movement"] += st.speed(actor)          # T-5E-TURN
     if kind == "disengage":
