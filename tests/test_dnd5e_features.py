@@ -90,3 +90,46 @@ def test_a_spell_cast_as_a_bonus_action_is_its_own_grant(flags):
     assert verdict(do(enc, "bonus", "rogue", **flags)) == "allowed"
     do(enc, "resolve")
     assert verdict(do(enc, "bonus", "rogue", spell=True)) == "bonus-action-used"
+
+
+def _readied_against(when, trigger, fighter_at=(0, 0), goblin_at=(2, 0)):
+    """The rogue readies for ``when``; on the orc's turn ``trigger`` resolves
+    and the rogue's readied response answers it: its verdict."""
+    enc = duel(rogue={"at": list(fighter_at)}, orc={"at": list(goblin_at)})
+    do(enc, "ready", "rogue", when=when)
+    do(enc, "resolve")
+    do(enc, "end-turn")
+    assert do(enc, trigger.pop("do"), "orc", id="t", **trigger).verdict == "allowed"
+    do(enc, "resolve")
+    return verdict(do(enc, "readied", "rogue", to="t"))
+
+
+@rule("5E-READY")
+@pytest.mark.parametrize("when,fits,misses", [
+    ("moves", {"do": "move", "path": [[3, 0]]}, {"do": "action"}),
+    ("enters-reach", {"do": "move", "path": [[1, 1]]}, {"do": "move", "path": [[2, 1]]}),
+    ("leaves-reach", {"do": "move", "path": [[2, 0]]}, {"do": "move", "path": [[1, 1]]}),
+    ("attacks", {"do": "action", "attack": "melee"}, {"do": "move", "path": [[3, 0]]}),
+    ("casts", {"do": "action", "spell": True}, {"do": "action", "attack": "ranged"}),
+])
+def test_a_readied_response_answers_the_circumstance_its_ready_named(when, fits, misses):
+    start = (1, 0) if when == "leaves-reach" else (2, 0)
+    assert _readied_against(when, dict(fits), goblin_at=start) == "allowed"
+    assert _readied_against(when, dict(misses), goblin_at=start) == "readied-trigger-not-met"
+
+
+@rule("5E-READY")
+def test_a_circumstance_not_on_the_list_is_an_error_and_changes_nothing():
+    enc = duel()
+    with pytest.raises(StepError) as err:
+        do(enc, "ready", "rogue", when="sometime")
+    assert err.value.code == "bad-value" and "moves" in str(err.value)
+    assert enc.budgets("rogue")["action"] == 1
+
+
+@rule("5E-READY")
+def test_moving_about_inside_or_outside_the_reach_neither_enters_nor_leaves_it():
+    for when in ("enters-reach", "leaves-reach"):
+        inside, outside = {"do": "move", "path": [[1, 1]]}, {"do": "move", "path": [[3, 0]]}
+        assert _readied_against(when, inside, goblin_at=(1, 0)) == "readied-trigger-not-met"
+        assert _readied_against(when, outside, goblin_at=(2, 0)) == "readied-trigger-not-met"

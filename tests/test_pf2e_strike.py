@@ -22,8 +22,10 @@ _NEAR = {"provokes": ["kyra"]}
 @rule("PF2-REACTIVE-STRIKE")
 @pytest.mark.parametrize("fields", [
     {"manipulate": True}, {"move": True}, {"squares": 2}, {"attack": "ranged"},
-    {"manipulate": True, "attack": "melee"},
-], ids=["manipulate", "move", "squares", "ranged", "manipulating-melee"])
+    {"manipulate": True, "attack": "melee"}, {"step": True, "manipulate": True},
+    {"step": True, "attack": "ranged"}, {"squares": 1, "move": False},
+], ids=["manipulate", "move", "squares", "ranged", "manipulating-melee", "manipulating-step",
+        "shooting-step", "squares-said-no-move"])
 def test_a_manipulate_or_move_action_or_a_ranged_attack_within_reach_provokes(fields):
     """Each way an action provokes, by a creature within reach."""
     assert _strike_at({**fields, **_NEAR}).verdict == "allowed"

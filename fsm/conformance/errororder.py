@@ -227,6 +227,9 @@ def _texts_faults(rs, k) -> list[Fault]:
                       "field-of-another-kind", {text: 5},
                       tuple(x for x in k.every if x not in owners)),
                 Fault(f"'{text}' that is no string", "bad-value", {text: 5}, owners)]
+        if any(text in dict(s.choices) for s in rs.step_specs):    # a closed list of words
+            out.append(Fault(f"'{text}' that is none of its words", "bad-value",
+                             {text: "now and then"}, owners))
     return out
 
 

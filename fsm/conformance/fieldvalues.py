@@ -154,6 +154,25 @@ def _fields_of_kind(rs, kind) -> set:
     return common & fields_of(rs)
 
 
+def _on_every_other_kind(rs) -> list[dict]:
+    """Each field of the ruleset's own (its true/false and text fields) on
+    every kind that does not take it, beyond the one ``_kinds_for`` tries:
+    an engine that lets a field onto the one kind next to its own (a Step's
+    flag on an activity, a critical hit on a reaction) answers otherwise."""
+    out = []
+    own = set(rs.flag_fields) | {t for s in rs.step_specs for t in s.text_fields}
+    for field in sorted(own & fields_of(rs)):
+        tried = set(_kinds_for(rs, field))
+        for kind in rs.player_steps:
+            if kind in tried or field in _fields_of_kind(rs, kind):
+                continue
+            ctx = _Context(rs, kind)
+            made = _play(rs, ctx.prologue, {**ctx.base, field: _good(rs, field, kind)})
+            if made is not None:
+                out.append(_vector(rs, kind, field, "not-its-kind", made, False))
+    return out
+
+
 SCENE_FIELDS = tuple(name for name, _, _ in _READ["scene"].fields)
 
 
@@ -179,6 +198,7 @@ def vectors_for(rs) -> list[dict]:
                     if made is not None:
                         out.append(_vector(rs, kind, field, name + ("-placed" if scene
                                                                      else ""), made, scene))
+    out += _on_every_other_kind(rs)
     walker = next((k for k in rs.player_steps if k in rs.turn_actions
                    and "path" in _fields_of_kind(rs, k)), None)
     for name, fields in PAIRS if walker else ():

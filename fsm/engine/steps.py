@@ -245,6 +245,9 @@ def _texts(enc, st, data) -> None:
                 raise StepError(f"'{key}' (a string) belongs to a {' or '.join(takes)} step",
                                 key, "bad-value" if spec is not None and key in
                                 spec.text_fields else "field-of-another-kind")
+            words = dict(spec.choices).get(key)
+            if words is not None and data[key] not in words:
+                raise StepError(f"'{key}' must be one of {', '.join(words)}", key)
             st.text[key] = data[key]
 
 

@@ -80,6 +80,7 @@ class StepSpec:
     moving: bool = False             # a move: a reaction may break into it
     text_fields: tuple = ()          # free-text fields it takes (e.g. what is readied)
     flags: tuple = ()                # true/false fields it takes (e.g. a spell cast with a slot)
+    choices: tuple = ()              # (text field, its words): a text field with a closed list
 
 
 EACH_TURN = "each-turn"    # a tally zeroed for everyone when a turn starts

@@ -68,10 +68,12 @@ class Words:
 COUNTED = (("squares", ("square", "squares")), ("attacks", ("attack roll", "attack rolls")),
            ("parts", ("part", "parts")), ("cost", ("action", "actions")))
 
-# When a readied action fires, in words: its step's name says it (the step
-# format has no field the rules check for it yet).
+# When a readied action fires, in words: its step's name says it, and where
+# the ruleset's ``ready`` takes ``when``, the word of READY_CODES the rules check.
 READY_WHEN = ("enters {who}'s reach", "leaves {who}'s reach", "attacks", "moves",
               "casts a spell", "speaks", "starts its turn")
+READY_CODES = {"enters {who}'s reach": "enters-reach", "leaves {who}'s reach": "leaves-reach",
+               "attacks": "attacks", "moves": "moves", "casts a spell": "casts"}
 
 # The shared guards' refusals (fsm.rulesets.common) in a player's words.
 SHARED_REASONS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..engine.rows import END_TURN, EVENT
 from ..engine.steps import COST_RANGE
-from ..rulesets.words import READY_WHEN
+from ..rulesets.words import READY_CODES, READY_WHEN
 
 COUNTS = (2, 3, 4, 5, 6)          # offered for attacks, parts and squares (1 is the default)
 SQUARES = "squares moved"         # a count of squares, on its quick buttons (Words.fields: in full)
@@ -46,13 +46,17 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
         else:
             out.append({"name": f, "type": "flag", "label": label,
                         "hint": rs.words.hints.get(f, "")})
+    listed = dict(spec.choices) if spec else {}       # a closed list: offered as words below
     out += [{"name": f, "type": "text", "label": f.replace("_", " "),
              "suggest": list(rs.words.suggest.get(f, ()))}
-            for f in (spec.text_fields if spec else ())]
+            for f in (spec.text_fields if spec else ()) if f not in listed]
     if spec is not None and "readies" in spec.text_fields:
+        checked = "when" in listed
         out.append({"name": "when", "type": "when", "choices": list(READY_WHEN),
                     "who": combatants, "words": [who(c) for c in combatants],
-                    "label": "when it fires (its name says so: the rules do not check it)"})
+                    "codes": [READY_CODES.get(w, "") if checked else "" for w in READY_WHEN],
+                    "label": "when it fires (the rules check it)" if checked else
+                             "when it fires (its name says so: the rules do not check it)"})
     if kind != EVENT:
         out.append({"name": "triggers", "type": "labels",
                     "label": "what it presents to be answered, one at a time (for "

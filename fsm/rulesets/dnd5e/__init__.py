@@ -22,6 +22,7 @@ from .. import Option, Ruleset, StepSpec, register, shared
 from .conditions import CONCENTRATION, CONDITIONS
 from .limits import (ADDITIONAL, ANSWERS, BEFORE, BONUS, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
                      Fighter5e)
+from .ready import WHEN
 from .squares import DIFFICULT, STAND
 from .table import REFUSALS, ROWS
 from .words import WORDS
@@ -50,7 +51,8 @@ RULESET = register(Ruleset(
                 StepSpec("bonus", flags=(*_CAST, TELEPORT)),
                 StepSpec("dash", flags=(BONUS, ADDITIONAL)),
                 StepSpec("disengage", flags=(BONUS, ADDITIONAL)),
-                StepSpec("ready", text_fields=("readies",), flags=(*_CAST, ADDITIONAL)),
+                StepSpec("ready", text_fields=("readies", "when"), flags=(*_CAST, ADDITIONAL),
+                         choices=(("when", WHEN),)),
                 StepSpec("move", moving=True, flags=(STAND, DIFFICULT)),
                 StepSpec("reaction", flags=(*_CAST, BEFORE, TELEPORT)),
                 StepSpec("readied", flags=(DIFFICULT, TELEPORT)),

@@ -33,7 +33,7 @@ class Fighter5e(Fighter):
     __slots__ = ("speed", "bonus", "incapacitated", "unseen", "blinded", "prone", "size",
                  "action_used", "bonus_used", "additional_used", "movement", "interaction_used",
                  "disengaged", "reaction_used", "slot_turn", "readied", "readied_spell",
-                 "move_feet")
+                 "readied_when", "move_feet")
     FIELDS = {"speed": (0, 1000), "bonus": bool, "incapacitated": bool, "unseen": bool,
               "blinded": bool, "prone": bool, "size": SIZES}
 
@@ -56,6 +56,7 @@ class Fighter5e(Fighter):
         self.slot_turn = -1                # the turn in which it last expended a spell slot
         self.readied = None                # what it has readied, until its next turn
         self.readied_spell = False         # a spell held with Concentration
+        self.readied_when = None           # the circumstance it fires on, when said (WHEN)
         self.move_feet = None    # its last move's (id, feet per part), one not 5 ft
 
 
@@ -359,6 +360,7 @@ def note_readied(enc, st):
     f = enc.fighters[st.actor]
     f.readied = st.text.get("readies") or "an action"
     f.readied_spell = bool(st.flags & {SPELL, SLOT})
+    f.readied_when = st.text.get("when")
 
 
 def use_readied(enc, st):

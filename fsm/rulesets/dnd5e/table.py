@@ -11,10 +11,11 @@ from . import conditions as cd
 from . import features as ft
 from . import limits as fx
 from . import movement as mv
+from . import ready as rd
 from . import scene as sc
 
 # the guards this table's rows may name: the shared ones and this ruleset's own
-GUARDS = shared.book(fx, ft, sc, mv)
+GUARDS = shared.book(fx, ft, sc, mv, rd)
 row, refuse = GUARDS.row, GUARDS.refuse
 
 # The turn's own steps come when nothing is unresolved but the actor's own move
@@ -92,7 +93,8 @@ _ENTRIES = [
     # attack (Extra Attack is for one's turn), a move up to Speed
     row("readied", TRIGGERED, BEFORE, fx.spend_reaction, fx.use_readied, c.push_frame,
         rules="5E-READY", **_ANSWER, something_readied="5E-READY",
-        after_its_trigger="5E-READY-AFTER", readied_one_attack="5E-EXTRA-ATTACK-OWN-TURN",
+        after_its_trigger="5E-READY-AFTER", readied_trigger_met="5E-READY",
+        readied_one_attack="5E-EXTRA-ATTACK-OWN-TURN",
         readied_move_within_speed=("5E-READY", "5E-SPACES"), **_SPACES, **_SCENE),
     # Counterspell's failed save: the casting dissipates, its slot not expended
     row("counter", [BEFORE], AFTER, fx.counter, rules="5E-COUNTERSPELL",

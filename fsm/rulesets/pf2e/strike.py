@@ -36,11 +36,12 @@ def why_not_provoking(enc, actor, frame) -> str:
         return f"{frame.id} is no creature's action"
     if frame.owner == actor:
         return f"{frame.id} is {actor}'s own"
-    if STEP in frame.flags:
-        return f"{frame.id} is a Step, which triggers nothing that moving triggers"
-    if MANIPULATE not in frame.flags and not moves(frame) and frame.attack != "ranged":
-        return f"{frame.id} has neither the manipulate nor the move trait and makes no " \
-               "ranged attack"
+    if MANIPULATE not in frame.flags and frame.attack != "ranged":
+        if STEP in frame.flags:
+            return f"{frame.id} is a Step, which triggers nothing that moving triggers"
+        if not moves(frame):
+            return f"{frame.id} has neither the manipulate nor the move trait and makes " \
+                   "no ranged attack"
     if enc.scene:
         me, mover = enc.fighters[actor], enc.fighters.get(frame.owner)
         if mover is None or not within_reach(me, mover.at):

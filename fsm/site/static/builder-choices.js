@@ -137,6 +137,8 @@
       if (whom && what && what.value) {      // the readied action's trigger, in its name
         const fires = 'when ' + whom.value + ' ' + what.value.replace('{who}', c.who || 'its');
         step.name = step.name ? step.name + ', ' + fires : 'readied for ' + fires;
+        const code = what.selectedOptions[0].dataset.code;   // and in its field, where checked
+        if (code) { step.when = code; }
       }
       const targets = Array.from(form.querySelectorAll('[data-target]')).filter((i) => i.checked).map((i) => i.dataset.target);
       if (targets.length) { step.targets = targets; }
@@ -181,7 +183,7 @@
         whom.appendChild(el('option', { value: 'someone' }, 'someone'));
         const what = el('select', { 'aria-label': 'does what', dataset: { whenWhat: '1' } });
         what.appendChild(el('option', { value: '' }, '(not said)'));
-        f.choices.forEach((w) => what.appendChild(el('option', { value: w }, w.replace('{who}', c.who || 'its'))));
+        f.choices.forEach((w, k) => what.appendChild(el('option', { value: w, dataset: { code: (f.codes || [])[k] || null } }, w.replace('{who}', c.who || 'its'))));
         p.appendChild(whom);
         p.appendChild(what);
       }
