@@ -63,9 +63,11 @@ STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", 
                "comment", "difficult", "do", "expect", "forced", "id", "incapacitated",
                "name", "on", "parts", "path", "prone", "provokes", "readies", "ruling",
                "shift", "concentration", "slot", "spell", "squares", "stand", "targets",
-               "teleport", "to", "triggers", "unseen"}
+               "teleport", "to", "triggers", "unseen", "when"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
-NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
+NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies", "when")
+# FORMAT.md, `ready` (5e): the circumstances `when` may name (T-5E-READY).
+WHEN_WORDS = ("moves", "enters-reach", "leaves-reach", "attacks", "casts")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
 ATTACKS = ("melee", "ranged", "area", "close")
 FORCED = ("push", "pull", "slide", "teleport")
@@ -216,6 +218,7 @@ TABLE = {
          [HAS_TRIGGER, STILL_OPEN, ABOVE, ABLE, REACTION_LEFT,
           _c("something_readied", "nothing-readied", "5E-READY"),
           _c("after_its_trigger", "trigger-not-resolved", "5E-READY-AFTER"),
+          _c("readied_trigger_met", "readied-trigger-not-met", "5E-READY"),
           _c("readied_one_attack", "extra-attack-on-your-turn", "5E-EXTRA-ATTACK-OWN-TURN"),
           _c("readied_move_within_speed", "not-enough-movement", "5E-READY", "5E-SPACES"),
           SPACES, PLACED]),
@@ -281,6 +284,9 @@ class Frame:
         self.slot = False
         self.slot_spent = False     # its slot counts toward the turn's one slot
         self.readies = None
+        self.when = None            # a `ready`'s `when` (T-5E-READY)
+        self.moves = False          # its step gives a `path` or `squares` (T-5E-READY)
+        self.start = None           # where its owner stood when it was declared
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
         self.forced = None
@@ -321,6 +327,7 @@ class State:
         self.disrupted = []
         self.counterspells = set()  # ids of the frames a reaction spell was cast against
         self.readied_spell = {}     # combatant -> what it readied is a spell (T-5E-READY)
+        self.readied_when = {}      # combatant -> the `when` of its ready, or None
         # T-5E-CONDITIONS: the current conditions, from the combatant objects,
         # changed by events; every check reads these.
         self.conditions = {cid: {k: c.get(k) is True for k in CONDITIONS}
@@ -511,7 +518,7 @@ def declared_provokes(st, actor, step):
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
 # (_read_path gives its own order), `ruling`, `name`, the true/false fields
-# (BOOL_FIELDS), the free-text fields (`readies`); a `to`
+# (BOOL_FIELDS), the free-text fields (`readies`, then `when`); a `to`
 # naming no frame comes last (find_trigger).
 
 
@@ -706,6 +713,13 @@ def _read_texts(step, kind):
             err("field-of-another-kind", "'readies' belongs to a ready step")
         if not isinstance(step["readies"], str):
             err("bad-value", "readies must be a string")
+    if "when" in step:      # T-ERRORS: after `readies`; a word not on the list is bad-value
+        if kind != "ready":
+            err("field-of-another-kind", "'when' belongs to a ready step")
+        if not isinstance(step["when"], str):
+            err("bad-value", "when must be a string")
+        if step["when"] not in WHEN_WORDS:
+            err("bad-value", "when must be one of %s" % ", ".join(WHEN_WORDS))
     # T-ERRORS: `comment` is never read, whatever its value.
 
 
@@ -931,6 +945,42 @@ def _readied_move_within_speed(st, cx):
             or move_feet(st, cx.actor, cx.step) <= st.speed(cx.actor))
 
 
+def _readied_trigger_met(st, cx):
+    """T-5E-READY: with `when`, the trigger, its part just resolved, is the
+    circumstance named; a turn moment is none of them. `moves`: a step that
+    moves its owner (a `path` or `squares`, forced or not); `enters-reach`,
+    `leaves-reach`: with a scene, such a step whose square just resolved took
+    its owner into, or out of, the readier's reach (from the square before, or
+    where the owner stood when it was declared); without a scene, a step that
+    moves its owner; `attacks`: an `attack`, or an `opportunity`; `casts`:
+    `spell` or `slot`."""
+    when = st.readied_when.get(cx.actor)
+    if when is None:
+        return True
+    f = cx.trigger
+    if f.moment:
+        return False
+    if when == "attacks":
+        return f.attack is not None or f.kind == "opportunity"
+    if when == "casts":
+        return f.spell or f.slot
+    moves = f.moves and f.owner is not None
+    if when == "moves" or not moves:
+        return moves
+    if st.positions is None:
+        return True
+    if not f.path:
+        return False
+    before = f.path[f.cur - 1] if f.cur > 0 else f.start
+    now = f.path[f.cur]
+    here, r = st.positions[cx.actor], st.reach[cx.actor]
+    inside_before = distance(before, here) <= r
+    inside_now = distance(now, here) <= r
+    if when == "enters-reach":
+        return inside_now and not inside_before
+    return inside_before and not inside_now
+
+
 def _during_own_move_or_action(st, cx):
     return any(not g.finished and not g.moment and g.owner == cx.actor
                and g.kind in ("move", "action", "dash", "disengage", "ready")
@@ -1019,6 +1069,7 @@ CHECKS = {
     "sees_the_mover": _sees_the_mover,
     "one_melee_attack": _one_melee_attack,
     "readied_one_attack": _readied_one_attack,
+    "readied_trigger_met": _readied_trigger_met,
     "readied_move_within_speed": _readied_move_within_speed,
     "something_readied": lambda st, cx: st.budgets[cx.actor]["readied"] is not None,
     "something_pending": lambda st, cx: cx.top is not None,
@@ -1096,6 +1147,10 @@ def new_frame(st, kind, actor, fid, step):
     f.slot = step.get("slot") is True
     if kind == "ready":
         f.readies = step.get("readies", READY_DEFAULT)
+        f.when = step.get("when")
+    f.moves = "path" in step or "squares" in step
+    if st.positions is not None and actor is not None:
+        f.start = st.positions[actor]
     # T-5E-SPACES: the feet of each square, as counted when declared (a stopped
     # move gives back those of the squares it did not walk)
     f.feet = square_feet(st, actor, step) if kind == "move" else None
@@ -1124,6 +1179,7 @@ def spend(st, f, cx):
     if kind == "ready":
         b["readied"] = f.readies                   # T-5E-READY: with the step
         st.readied_spell[actor] = f.spell or f.slot
+        st.readied_when[actor] = f.when
     if kind == "move":
         b["movement"] -= sum(f.feet)               # spent when declared
         if step.get("stand") is True:
