@@ -276,3 +276,21 @@ def test_an_answer_on_a_stated_provocation_reads_as_a_supposition():
     assert [(c["label"], c["verdict"]) for c in orc_attacks("answers")] == \
         [("Opportunity Attack, if Rogue leaves Orc's reach", "allowed")]
     assert [c["verdict"] for c in orc_attacks("rest")] == ["rejected"]
+
+
+def test_the_readied_circumstance_is_offered_as_the_word_the_rules_check():
+    """5e's ready takes when: the form's list gives each circumstance its
+    word; 4e's takes none, so its list only names the readied action."""
+    for ruleset, checked in (("dnd5e", True), ("dnd4e", False)):
+        text = _edit("", op="new", ruleset=ruleset)
+        text = edit(text, {"op": "add-combatants", "text": "ayla vs orc"})["text"]
+        when = [f for c in _choices(menu(text)) if c["steps"][-1]["do"] == "ready"
+                for f in c["fields"] if f["type"] == "when"]
+        assert when, ruleset
+        codes = dict(zip(when[0]["choices"], when[0]["codes"]))
+        if checked:
+            assert codes["enters {who}'s reach"] == "enters-reach" and codes["speaks"] == ""
+            assert not [f for c in _choices(menu(text)) for f in c["fields"]
+                        if f["name"] == "when" and f["type"] == "text"]
+        else:
+            assert set(codes.values()) == {""}
