@@ -143,6 +143,11 @@
       const targets = Array.from(form.querySelectorAll('[data-target]')).filter((i) => i.checked).map((i) => i.dataset.target);
       if (targets.length) { step.targets = targets; }
       Object.assign(step, extra || {});
+      const said = c.fields.find((x) => x.type === 'when');
+      if (extra && extra.when && said && !step.name) {      // a quick circumstance: named too
+        const w = said.choices[(said.codes || []).indexOf(extra.when)] || extra.when;
+        step.name = 'readied for when someone ' + w.replace('{who}', c.who || 'its');
+      }
       if (path.length) { step.path = step.teleport ? path.slice(-1) : path.slice(); }  // a jump: where it ends
       return { op: 'add-steps', steps: c.steps.slice(0, -1).concat([step]), edits: c.edits };
     }
@@ -177,7 +182,11 @@
         f.choices.forEach((v, k) => s.appendChild(el('option', { value: JSON.stringify(v), selected: last[f.name] === v }, (f.words || f.choices)[k])));
         p.appendChild(s);
       }
-      if (f.type === 'when') {
+      if (f.type === 'when') {              // each circumstance the rules check: one click
+        f.choices.forEach((w, k) => {
+          const code = (f.codes || [])[k];
+          if (code) { quickly('when someone ' + w.replace('{who}', c.who || 'its'), { when: code }); }
+        });
         const whom = el('select', { id: id, 'aria-label': 'who', dataset: { whenWho: '1' } });
         f.words.forEach((w) => whom.appendChild(el('option', { value: w }, w)));
         whom.appendChild(el('option', { value: 'someone' }, 'someone'));
