@@ -273,7 +273,7 @@ class Frame:
         self.cur_pending = moment is None
         self.finished = moment is not None
         self.disrupted = False      # countered (T-5E-SPELLS)
-        self.is_move = is_move
+        self.is_move = is_move      # a move (Terms; T-5E-SPACES: a `readied` with `difficult`)
         self.provokes = list(provokes)
         self.moment = moment        # None, "turn-start", "turn-end"
         self.on_stack = True
@@ -285,7 +285,6 @@ class Frame:
         self.slot_spent = False     # its slot counts toward the turn's one slot
         self.readies = None
         self.when = None            # a `ready`'s `when` (T-5E-READY)
-        self.moves = False          # its step gives a `path` or `squares` (T-5E-READY)
         self.start = None           # where its owner stood when it was declared
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
@@ -947,13 +946,14 @@ def _readied_move_within_speed(st, cx):
 
 def _readied_trigger_met(st, cx):
     """T-5E-READY: with `when`, the trigger, its part just resolved, is the
-    circumstance named; a turn moment is none of them. `moves`: a step that
-    moves its owner (a `path` or `squares`, forced or not); `enters-reach`,
-    `leaves-reach`: with a scene, such a step whose square just resolved took
-    its owner into, or out of, the readier's reach (from the square before, or
-    where the owner stood when it was declared); without a scene, a step that
-    moves its owner; `attacks`: an `attack`, or an `opportunity`; `casts`:
-    `spell` or `slot`."""
+    circumstance named; a turn moment is none of them. `moves`: a move (Terms:
+    a `move`, or any step with `squares` or a `path`, forced or not; T-5E-SPACES:
+    a `readied` with `difficult` too); `enters-reach`, `leaves-reach`: with a
+    scene, a step whose `path` square just resolved took its owner into, or
+    out of, the readier's reach (where the readier stands now; from the square
+    before, or where the owner stood when it was declared; a move without a
+    `path` enters and leaves no reach), without a scene any move; `attacks`:
+    an `attack`, or an `opportunity`; `casts`: `spell` or `slot`."""
     when = st.readied_when.get(cx.actor)
     if when is None:
         return True
@@ -964,13 +964,12 @@ def _readied_trigger_met(st, cx):
         return f.attack is not None or f.kind == "opportunity"
     if when == "casts":
         return f.spell or f.slot
-    moves = f.moves and f.owner is not None
-    if when == "moves" or not moves:
-        return moves
+    if when == "moves" or not f.is_move:
+        return f.is_move
     if st.positions is None:
-        return True
-    if not f.path:
-        return False
+        return True                 # without a scene, any move
+    if not f.path or f.owner is None:
+        return False                # crosses no square of the grid
     before = f.path[f.cur - 1] if f.cur > 0 else f.start
     now = f.path[f.cur]
     here, r = st.positions[cx.actor], st.reach[cx.actor]
@@ -1148,7 +1147,6 @@ def new_frame(st, kind, actor, fid, step):
     if kind == "ready":
         f.readies = step.get("readies", READY_DEFAULT)
         f.when = step.get("when")
-    f.moves = "path" in step or "squares" in step
     if st.positions is not None and actor is not None:
         f.start = st.positions[actor]
     # T-5E-SPACES: the feet of each square, as counted when declared (a stopped

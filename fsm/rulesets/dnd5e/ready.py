@@ -14,6 +14,7 @@ from ...engine.guard import guard
 from ...engine.scene import within_reach
 from .. import common as c
 from .limits import SLOT, SPELL
+from .squares import DIFFICULT
 
 WHEN = ("moves", "enters-reach", "leaves-reach", "attacks", "casts")
 # What each says, in a player's words ({actor}: the one who readied)
@@ -22,7 +23,9 @@ SAYS = {"moves": "moves", "enters-reach": "enters {actor}'s reach",
 
 
 def _moves(frame) -> bool:
-    return bool(frame.path) or frame.moving
+    """A move (TIMING.md Terms), a readied move through Difficult Terrain too."""
+    return bool(frame.path) or frame.moving or (frame.kind == "readied"
+                                                 and DIFFICULT in frame.flags)
 
 
 def _reach_crossed(enc, actor, frame, entering: bool) -> bool:
