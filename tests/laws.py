@@ -25,6 +25,7 @@ class Record:
         self.done = Counter()                  # frame id -> parts resolved
         self.pending = set()                   # frame ids whose current part is declared
         self.outcome = {}                      # frame id -> lose / disrupt / counter
+        self.begun = {}                        # frame id -> its parts begun when it ended so
         self.owner = {}                        # frame id -> whose it is
         self.serial = enc.turn_serial
         self.starts[enc.active].append(self.serial)
@@ -353,8 +354,15 @@ def one_answer_of_each_kind_per_trigger(rec):
 
 @law("pf2e", "actions_available")
 def at_most_the_turns_actions(rec):
+    """An activity disrupted under disrupted_activity: begun gives back the
+    actions of its parts not begun (its parts being its actions)."""
     most = {c: f.actions_max for c, f in rec.enc.fighters.items()}
     spent = Counter()
+    begun = rec.enc.options["disrupted_activity"] == "begun"
+    for fid, a in rec.frames.items():
+        if begun and a.kind == "activity" and rec.outcome.get(fid) == "disrupt" \
+                and a.parts() == a.step["cost"] and not a.moving():
+            spent[(a.actor, a.serial)] -= a.step["cost"] - rec.begun[fid]
     for a in rec.allowed:
         if a.kind in ("action", "activity"):
             spent[(a.actor, a.serial)] += a.step.get("cost", 1)
@@ -400,9 +408,9 @@ STRIKE_TRIGGERS = {"action", "activity", "free", "reaction", "free-response", "o
 
 def provokes_a_strike(rec, striker, fid) -> bool:
     made, step = rec.frames[fid], rec.frames[fid].step
-    moves = step.get("move") is True or "squares" in step or "path" in step
+    moves = (step.get("move") is True or "squares" in step or "path" in step) \
+        and step.get("step") is not True                 # a Step moves without provoking
     return (made.kind in STRIKE_TRIGGERS and rec.owner[fid] != striker
-            and step.get("step") is not True
             and (step.get("manipulate") is True or moves or step.get("attack") == "ranged")
             and striker in step.get("provokes", ()))
 
@@ -431,6 +439,34 @@ def a_reactive_strike_is_one_melee_strike_at_a_provoking_action_under_way(rec):
 
 
 # D&D 5e -------------------------------------------------------------------------------
+
+def _readied_for(rec, a):
+    """The circumstance (``when``) of the last Ready ``a``'s actor took before ``a``."""
+    readies = [r for r in rec.allowed[:a.index] if r.kind == "ready" and r.actor == a.actor]
+    return readies[-1].step.get("when") if readies else None
+
+
+def _is_circumstance(made, when) -> bool:
+    """T-5E-READY without positions: a move (for moves and either reach), an
+    attack, a casting."""
+    step = made.step
+    if when in ("moves", "enters-reach", "leaves-reach"):
+        return made.kind == "move" or "squares" in step or "path" in step or \
+            (made.kind == "readied" and step.get("difficult") is True)
+    if when == "attacks":
+        return "attack" in step or made.kind == "opportunity"
+    return step.get("spell") is True or step.get("slot") is True
+
+
+@law("dnd5e", "readied_trigger_met")
+def a_readied_response_answers_the_circumstance_it_was_readied_for(rec):
+    for a in rec.allowed:
+        if a.kind == "readied":
+            when = _readied_for(rec, a)
+            if when is not None:
+                made = rec.frames.get(a.target)
+                assert made is not None and _is_circumstance(made, when), (a.target, when)
+
 
 def _countered(rec, a) -> bool:
     made = [fid for fid, m in rec.frames.items() if m is a]
@@ -487,9 +523,12 @@ def one_bonus_action_per_turn(rec):
 
 @law("dnd5e", "bonus_granted")
 def a_bonus_action_only_when_granted(rec):
+    """By a feature (the creature's bonus), or by the spell a bonus casts."""
     for a in rec.allowed:
         if _a_bonus_action(a):
-            assert rec.enc.fighters[a.actor].bonus, a.actor
+            casts = a.kind == "bonus" and (a.step.get("spell") is True or
+                                           a.step.get("slot") is True)
+            assert rec.enc.fighters[a.actor].bonus or casts, a.actor
 
 
 @law("dnd5e", "interaction_left")

@@ -220,6 +220,9 @@ def timeline(rs, name=None, focus=None):
                     step["on"] = pick.choice(["", "begin", "manipulate"])
                 else:
                     step["triggers"] = ["", "begin", "manipulate"]
+            for field, words in (spec.choices if spec is not None else ()):
+                if pick.random() < 0.5:          # a text field with a closed list of words
+                    step[field] = pick.choice(words)
             for flag in (spec.flags if spec is not None else ()):
                 if pick.random() < 0.5:
                     # a field whose false says something too (a condition that
@@ -273,11 +276,13 @@ def timeline(rs, name=None, focus=None):
                 disrupted = critical_disruption(rec, target)
                 if disrupted is not None:
                     say(event, "a critical Reactive Strike disrupted its trigger")
+                    rec.begun[disrupted] = rec.done[disrupted] + (disrupted in rec.pending)
                     rec.pending.discard(disrupted)
                     rec.outcome[disrupted] = "disrupt"
             elif kind == "continue":
                 rec.pending.add(target)
             elif kind in rs.stack_moves:
+                rec.begun[target] = rec.done[target] + (target in rec.pending)
                 rec.pending.discard(target)
                 rec.outcome[target] = kind
             elif new is not None and new != top and new not in rec.frames:

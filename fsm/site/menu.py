@@ -232,8 +232,8 @@ class Menu:
             if better:
                 allowed.append({**better, "label": c["label"] + better.pop("also"),
                                 "who": c["who"], "fields": c["fields"]})
-            if provoked:
-                refused.remove(c)
+            if provoked and not any(f["type"] == "flag" for f in c["fields"]):
+                refused.remove(c)       # kept where its details may change it (4e own_trigger)
                 supposed.append(c)
         return allowed, refused, supposed
 
