@@ -92,7 +92,7 @@ export interface Rulesets {
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";
-    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "comment" | "concentration" | "difficult" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "teleport" | "to" | "triggers" | "unseen" | "when";
+    fields: "actor" | "additional" | "attack" | "attacks" | "before" | "blinded" | "bonus" | "by" | "comment" | "concentration" | "difficult" | "do" | "expect" | "forced" | "id" | "incapacitated" | "name" | "on" | "parts" | "path" | "prone" | "provokes" | "readies" | "ruling" | "shift" | "slot" | "spell" | "squares" | "stand" | "targets" | "teleport" | "to" | "triggers" | "unseen" | "when";
     options: "slot_reactions";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "speed" | "bonus" | "incapacitated" | "unseen" | "blinded" | "prone" | "size";
   };
@@ -134,6 +134,7 @@ export interface Step {
   before?: boolean;
   blinded?: boolean;
   bonus?: boolean;
+  by?: string | null;
   concentration?: boolean;
   /** Schema: minimum 1, maximum 3. */
   cost?: number;

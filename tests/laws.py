@@ -441,9 +441,11 @@ def a_reactive_strike_is_one_melee_strike_at_a_provoking_action_under_way(rec):
 # D&D 5e -------------------------------------------------------------------------------
 
 def _readied_for(rec, a):
-    """The circumstance (``when``) of the last Ready ``a``'s actor took before ``a``."""
+    """The circumstance (``when``) and whose (``by``) of the last Ready
+    ``a``'s actor took before ``a``."""
     readies = [r for r in rec.allowed[:a.index] if r.kind == "ready" and r.actor == a.actor]
-    return readies[-1].step.get("when") if readies else None
+    return (readies[-1].step.get("when"), readies[-1].step.get("by")) if readies else (None,
+                                                                                       None)
 
 
 def _is_circumstance(made, when) -> bool:
@@ -462,10 +464,12 @@ def _is_circumstance(made, when) -> bool:
 def a_readied_response_answers_the_circumstance_it_was_readied_for(rec):
     for a in rec.allowed:
         if a.kind == "readied":
-            when = _readied_for(rec, a)
+            when, by = _readied_for(rec, a)
+            made = rec.frames.get(a.target)
             if when is not None:
-                made = rec.frames.get(a.target)
                 assert made is not None and _is_circumstance(made, when), (a.target, when)
+            if by is not None:
+                assert made is not None and rec.owner[a.target] == by, (a.target, by)
 
 
 def _countered(rec, a) -> bool:

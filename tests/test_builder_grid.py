@@ -108,9 +108,8 @@ def test_a_new_scenario_shows_nothing_of_the_last_ones_steps(served, browser):
 
 
 def test_a_ready_says_what_it_fires_on_in_the_word_the_rules_check(served, browser):
-    """5e: the readied circumstance chosen in the Ready's form is written as
-    its when (and in its name); a readied response to another circumstance
-    is then refused."""
+    """5e: the readied circumstance and whose it is, chosen in the Ready's
+    form, are written as its when and by (and in its name)."""
     live_ready(browser, served)
     _click(browser, '#b-rulesets button[data-ruleset="dnd5e"]')
     browser.find_element("css selector", "#b-who").send_keys("ayla vs goblin")
@@ -118,10 +117,13 @@ def test_a_ready_says_what_it_fires_on_in_the_word_the_rules_check(served, brows
     browser.execute_script("document.querySelector("
                            "'button.choice[data-key^=\"ayla:ready\"]').nextElementSibling.click()")
     what = browser.find_element("css selector", "#b-form [data-when-what]")
-    browser.execute_script("arguments[0].value = arguments[1]; "
-                           "arguments[0].dispatchEvent(new Event('change'))",
-                           what, "attacks")
+    whom = browser.find_element("css selector", "#b-form [data-when-who]")
+    for select, value in ((what, "attacks"), (whom, "Goblin")):
+        browser.execute_script("arguments[0].value = arguments[1]; "
+                               "arguments[0].dispatchEvent(new Event('change'))",
+                               select, value)
     _click(browser, "#b-add")
     step = _steps(browser)[-1]
     assert step["when"] == "attacks" and "attacks" in step["name"], step
+    assert step["by"] == "goblin", step
     assert console_errors(browser) == []

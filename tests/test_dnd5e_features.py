@@ -133,3 +133,30 @@ def test_moving_about_inside_or_outside_the_reach_neither_enters_nor_leaves_it()
         inside, outside = {"do": "move", "path": [[1, 1]]}, {"do": "move", "path": [[3, 0]]}
         assert _readied_against(when, inside, goblin_at=(1, 0)) == "readied-trigger-not-met"
         assert _readied_against(when, outside, goblin_at=(2, 0)) == "readied-trigger-not-met"
+
+
+@rule("5E-READY")
+def test_a_readied_response_waits_for_the_creature_its_ready_named():
+    enc = Encounter("dnd5e", [{"id": "rogue", "side": "pcs"}, {"id": "orc", "side": "monsters"},
+                              {"id": "goblin", "side": "monsters"}])
+    do(enc, "ready", "rogue", when="moves", by="orc")
+    do(enc, "resolve")
+    do(enc, "end-turn")
+    do(enc, "move", "orc", id="o")
+    do(enc, "resolve")
+    assert verdict(do(enc, "readied", "rogue", to="o")) == "allowed"
+    with pytest.raises(StepError) as err:
+        do(enc, "ready", "orc", by="nobody")
+    assert err.value.code == "unknown-combatant"
+
+
+@rule("5E-READY")
+def test_another_creatures_circumstance_does_not_fire_it():
+    enc = Encounter("dnd5e", [{"id": "rogue", "side": "pcs"}, {"id": "orc", "side": "monsters"},
+                              {"id": "goblin", "side": "monsters"}])
+    do(enc, "ready", "rogue", when="moves", by="goblin")
+    do(enc, "resolve")
+    do(enc, "end-turn")
+    do(enc, "move", "orc", id="o")
+    do(enc, "resolve")
+    assert verdict(do(enc, "readied", "rogue", to="o")) == "readied-trigger-not-met"

@@ -31,6 +31,7 @@ from hypothesis.statistics import collector, describe_statistics
 from fsm import Encounter, StepError
 from fsm.conformance.mutation import with_guard_forced
 from fsm.engine.frames import field_kind
+from fsm.engine.steps import ANY_COMBATANT
 from fsm.rulesets import RULESETS
 
 from laws import LAWS, STOPS_A_MOVE, Allowed, Record, critical_disruption, paused_own_move
@@ -222,7 +223,7 @@ def timeline(rs, name=None, focus=None):
                     step["triggers"] = ["", "begin", "manipulate"]
             for field, words in (spec.choices if spec is not None else ()):
                 if pick.random() < 0.5:          # a text field with a closed list of words
-                    step[field] = pick.choice(words)
+                    step[field] = pick.choice(fighters if words == ANY_COMBATANT else words)
             for flag in (spec.flags if spec is not None else ()):
                 if pick.random() < 0.5:
                     # a field whose false says something too (a condition that

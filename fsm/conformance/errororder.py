@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..engine.rows import END_TURN, EVENT
-from ..engine.steps import READINGS, makes_frame
+from ..engine.steps import ANY_COMBATANT, READINGS, makes_frame
 from ..errors import FsmError, StepError
 from ..io.scenario import FORMAT
 from ..rulesets import RULESETS
@@ -227,7 +227,11 @@ def _texts_faults(rs, k) -> list[Fault]:
                       "field-of-another-kind", {text: 5},
                       tuple(x for x in k.every if x not in owners)),
                 Fault(f"'{text}' that is no string", "bad-value", {text: 5}, owners)]
-        if any(text in dict(s.choices) for s in rs.step_specs):    # a closed list of words
+        words = {dict(s.choices).get(text) for s in rs.step_specs} - {None}
+        if words == {ANY_COMBATANT}:                               # a combatant's id
+            out.append(Fault(f"'{text}' that names no combatant", "unknown-combatant",
+                             {text: "nobody"}, owners))
+        elif words:                                                # a closed list of words
             out.append(Fault(f"'{text}' that is none of its words", "bad-value",
                              {text: "now and then"}, owners))
     return out

@@ -246,7 +246,10 @@ def _texts(enc, st, data) -> None:
                                 key, "bad-value" if spec is not None and key in
                                 spec.text_fields else "field-of-another-kind")
             words = dict(spec.choices).get(key)
-            if words is not None and data[key] not in words:
+            if words == ANY_COMBATANT and data[key] not in enc.fighters:
+                raise StepError(f"'{key}' names unknown combatant {data[key]!r}", key,
+                                "unknown-combatant")
+            if words not in (None, ANY_COMBATANT) and data[key] not in words:
                 raise StepError(f"'{key}' must be one of {', '.join(words)}", key)
             st.text[key] = data[key]
 
@@ -309,6 +312,7 @@ class Reading:
         self.schema = schema      # the JSON Schema of the ruleset's own fields it reads
 
 
+ANY_COMBATANT = "a combatant"     # the words of a text field that names a combatant
 _COUNT = {"type": "integer", "minimum": COUNT_RANGE[0], "maximum": COUNT_RANGE[1]}
 _NOT_OURS = "field-of-another-kind"
 RULINGS = ("allow", "deny")
@@ -345,7 +349,8 @@ READINGS = (
     Reading("ruling", (("ruling", {"enum": list(RULINGS)}, False),), ("bad-value",), _ruling),
     Reading("name", (("name", {"type": ["string", "null"]}, False),), ("bad-value",), _name),
     Reading("flags", (), (_NOT_OURS, "bad-value"), _flags, {"type": "boolean"}),
-    Reading("texts", (), (_NOT_OURS, "bad-value"), _texts, {"type": ["string", "null"]}),
+    Reading("texts", (), (_NOT_OURS, "bad-value", "unknown-combatant"), _texts,
+            {"type": ["string", "null"]}),
     Reading("unread", (("comment", {"type": "string"}, False),          # for people
                        ("expect", {"$ref": "#/$defs/expect"}, False)),  # for fsm check
             (), None),

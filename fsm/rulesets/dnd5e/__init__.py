@@ -18,6 +18,7 @@ below; the README and every page of the web site carry it.
 
 from __future__ import annotations
 
+from ...engine.steps import ANY_COMBATANT
 from .. import Option, Ruleset, StepSpec, register, shared
 from .conditions import CONCENTRATION, CONDITIONS
 from .limits import (ADDITIONAL, ANSWERS, BEFORE, BONUS, SLOT, SPELL, STACK_MOVES, TURN_ACTIONS,
@@ -51,8 +52,9 @@ RULESET = register(Ruleset(
                 StepSpec("bonus", flags=(*_CAST, TELEPORT)),
                 StepSpec("dash", flags=(BONUS, ADDITIONAL)),
                 StepSpec("disengage", flags=(BONUS, ADDITIONAL)),
-                StepSpec("ready", text_fields=("readies", "when"), flags=(*_CAST, ADDITIONAL),
-                         choices=(("when", WHEN),)),
+                StepSpec("ready", text_fields=("readies", "when", "by"),
+                         flags=(*_CAST, ADDITIONAL),
+                         choices=(("when", WHEN), ("by", ANY_COMBATANT))),
                 StepSpec("move", moving=True, flags=(STAND, DIFFICULT)),
                 StepSpec("reaction", flags=(*_CAST, BEFORE, TELEPORT)),
                 StepSpec("readied", flags=(DIFFICULT, TELEPORT)),

@@ -56,7 +56,7 @@ class Fighter5e(Fighter):
         self.slot_turn = -1                # the turn in which it last expended a spell slot
         self.readied = None                # what it has readied, until its next turn
         self.readied_spell = False         # a spell held with Concentration
-        self.readied_when = None           # the circumstance it fires on, when said (WHEN)
+        self.readied_when = (None, None)   # the circumstance it fires on, and whose (ready.py)
         self.move_feet = None    # its last move's (id, feet per part), one not 5 ft
 
 
@@ -360,7 +360,7 @@ def note_readied(enc, st):
     f = enc.fighters[st.actor]
     f.readied = st.text.get("readies") or "an action"
     f.readied_spell = bool(st.flags & {SPELL, SLOT})
-    f.readied_when = st.text.get("when")
+    f.readied_when = (st.text.get("when"), st.text.get("by"))
 
 
 def use_readied(enc, st):

@@ -59,17 +59,19 @@ def fits(enc, actor, frame, when) -> bool:
 
 def _when_seen(enc, st):
     seen = c.target_seen(enc, st)
-    when = enc.fighters[st.actor].readied_when if st.actor in enc.fighters else None
-    seen["when"] = SAYS.get(when, "").format(actor=st.actor)
-    seen["ok"] = (f"{seen['trigger']} is what {st.actor} readied for: someone "
-                  f"{seen['when']}") if when else ""
+    when, by = enc.fighters[st.actor].readied_when if st.actor in enc.fighters else (None, None)
+    said = f"{by or 'someone'} {SAYS.get(when, 'does anything').format(actor=st.actor)}"
+    seen["when"] = said
+    seen["ok"] = f"{seen['trigger']} is what {st.actor} readied for: {said}" \
+        if when or by else ""
     return seen
 
 
-@guard("readied-trigger-not-met", "{trigger} is not what {actor} readied for: someone "
-       "{when}", seen=_when_seen, ok="{ok}")
+@guard("readied-trigger-not-met", "{trigger} is not what {actor} readied for: {when}",
+       seen=_when_seen, ok="{ok}")
 def readied_trigger_met(enc, st):
     """The readied response answers the circumstance its Ready named, when
-    it named one (``when``)."""
-    when = enc.fighters[st.actor].readied_when
-    return when is None or fits(enc, st.actor, st.target, when)
+    it named one (``when``), of the creature it named (``by``)."""
+    when, by = enc.fighters[st.actor].readied_when
+    return (by is None or st.target.owner == by) and \
+        (when is None or fits(enc, st.actor, st.target, when))

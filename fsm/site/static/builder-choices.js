@@ -139,6 +139,8 @@
         step.name = step.name ? step.name + ', ' + fires : 'readied for ' + fires;
         const code = what.selectedOptions[0].dataset.code;   // and in its field, where checked
         if (code) { step.when = code; }
+        const by = whom.selectedOptions[0].dataset.id;
+        if (code && by) { step.by = by; }
       }
       const targets = Array.from(form.querySelectorAll('[data-target]')).filter((i) => i.checked).map((i) => i.dataset.target);
       if (targets.length) { step.targets = targets; }
@@ -188,7 +190,7 @@
           if (code) { quickly('when someone ' + w.replace('{who}', c.who || 'its'), { when: code }); }
         });
         const whom = el('select', { id: id, 'aria-label': 'who', dataset: { whenWho: '1' } });
-        f.words.forEach((w) => whom.appendChild(el('option', { value: w }, w)));
+        f.words.forEach((w, k) => whom.appendChild(el('option', { value: w, dataset: { id: f.who[k] } }, w)));
         whom.appendChild(el('option', { value: 'someone' }, 'someone'));
         const what = el('select', { 'aria-label': 'does what', dataset: { whenWhat: '1' } });
         what.appendChild(el('option', { value: '' }, '(not said)'));
