@@ -294,3 +294,15 @@ def test_the_readied_circumstance_is_offered_as_the_word_the_rules_check():
                         if f["name"] == "when" and f["type"] == "text"]
         else:
             assert set(codes.values()) == {""}
+
+
+def test_a_bonus_action_spell_is_offered_in_one_click():
+    """5e: a creature with no feature that grants Bonus Actions is offered
+    the Bonus Action that casts a spell (which grants itself), allowed."""
+    doc = {"format": 1, "ruleset": "dnd5e",
+           "combatants": [{"id": "wizard", "side": "pcs"}, {"id": "orc", "side": "monsters"}],
+           "steps": []}
+    bonus = {json.dumps(c["steps"][-1], sort_keys=True): c["verdict"] for c in _choices(menu(
+        json.dumps(doc))) if c["kind"] == "bonus" and c["actor"] == "wizard"}
+    assert bonus[json.dumps({"actor": "wizard", "do": "bonus", "slot": True},
+                            sort_keys=True)] == "allowed"

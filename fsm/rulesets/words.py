@@ -41,7 +41,9 @@ class Words:
     an event (SceneWords) -> what it does to whom it concerns ("pushed"), for
     the builder's group of forced movement; ``walks``: the step kinds a click
     on a free square of the grid moves with, beside the ruleset's moves (a
-    Pathfinder Stride is an action with a path)."""
+    Pathfinder Stride is an action with a path); ``offers``: a step kind ->
+    the fields of its variants offered as choices of their own (5e: a Bonus
+    Action that casts a spell with a slot, which needs no feature)."""
 
     kinds: dict = field(default_factory=dict)
     moves: dict = field(default_factory=dict)
@@ -57,6 +59,7 @@ class Words:
     reasons: dict = field(default_factory=dict)
     forced: dict = field(default_factory=dict)
     walks: tuple = ()
+    offers: dict = field(default_factory=dict)
 
     def reason(self, code):
         """The player's sentence for a refusal's reason code, or None."""

@@ -371,6 +371,8 @@ class Menu:
                 [{"cost": n, "parts": 1} for n in range(COST_RANGE[0] + 1, COST_RANGE[1] + 1)]
         for name in spec.text_fields if spec is not None and cid == active else ():
             variants += [{name: value} for value in self.rs.words.suggest.get(name, ())]
+        if cid == active:
+            variants += [dict(v) for v in self.rs.words.offers.get(kind, ())]
         if cid != active:
             variants = variants[:1]
         out = []

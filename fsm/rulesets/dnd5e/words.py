@@ -45,6 +45,7 @@ WORDS = Words(
             "blinded": "Blinded", "prone": "Prone", "size": "size",
             "squares": "squares moved (5 ft each)"},
     provokes="{mover} leaves {who}'s reach",
+    offers={"bonus": ({SLOT: True},)},
     only_moves_provoke=True,
     reasons={
         "trigger-not-resolved": "{trigger} has not taken effect yet: this Reaction comes "

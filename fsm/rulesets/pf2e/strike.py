@@ -33,15 +33,15 @@ def why_not_provoking(enc, actor, frame) -> str:
     """Why ``frame`` does not provoke ``actor``'s Reactive Strike, or "" if it
     does."""
     if frame.kind == EVENT or frame.kind not in ACTING:
-        return f"{frame.id} is no creature's action"
+        return "it is no creature's action"
     if frame.owner == actor:
-        return f"{frame.id} is {actor}'s own"
+        return f"it is {actor}'s own"
     if MANIPULATE not in frame.flags and frame.attack != "ranged":
         if STEP in frame.flags:
-            return f"{frame.id} is a Step, which triggers nothing that moving triggers"
+            return "it is a Step, which triggers nothing that moving triggers"
         if not moves(frame):
-            return f"{frame.id} has neither the manipulate nor the move trait and makes " \
-                   "no ranged attack"
+            return "it has neither the manipulate nor the move trait and makes no ranged " \
+                   "attack"
     if enc.scene:
         me, mover = enc.fighters[actor], enc.fighters.get(frame.owner)
         if mover is None or not within_reach(me, mover.at):

@@ -28,7 +28,7 @@ WORDS = Words(
     provokes="{mover} acts within {who}'s reach",
     walks=("action",),
     reasons={
-        "trigger-already-resolved": "{trigger} has already taken effect: a Reactive Strike "
-                                    "comes while its trigger is under way",
+        "trigger-already-resolved": "{trigger} is no longer under way: a Reactive Strike "
+                                    "comes while its trigger is being used",
     },
 )

@@ -229,8 +229,12 @@
           () => { if (teleported() && mover()) { add(collect()); } });
         if (!f.jump) {
           const shifts = c.fields.some((x) => x.name === 'shift');
-          B.away(m, last.actor).forEach(([sq, who]) => quickly((shifts ? 'shift' : 'move')
-            + ' 1 square away from ' + who, shifts ? { path: [sq], shift: true } : { path: [sq] }));
+          const steps = c.fields.some((x) => x.name === 'step');        // PF2's Step
+          B.away(m, last.actor).forEach(([sq, who]) => {
+            quickly((shifts ? 'shift' : 'move') + ' 1 square away from ' + who,
+              shifts ? { path: [sq], shift: true } : { path: [sq] });
+            if (steps) { quickly('Step 1 square away from ' + who, { path: [sq], step: true }); }
+          });
         }
       }
       fields.appendChild(p);
