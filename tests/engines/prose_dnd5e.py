@@ -63,9 +63,9 @@ STEP_FIELDS = {"actor", "additional", "attack", "attacks", "before", "blinded", 
                "comment", "difficult", "do", "expect", "forced", "id", "incapacitated",
                "name", "on", "parts", "path", "prone", "provokes", "readies", "ruling",
                "shift", "concentration", "slot", "spell", "squares", "stand", "targets",
-               "teleport", "to", "triggers", "unseen", "when"}
+               "teleport", "to", "triggers", "unseen", "when", "by"}
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
-NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies", "when")
+NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies", "when", "by")
 # FORMAT.md, `ready` (5e): the circumstances `when` may name (T-5E-READY).
 WHEN_WORDS = ("moves", "enters-reach", "leaves-reach", "attacks", "casts")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
@@ -285,6 +285,7 @@ class Frame:
         self.slot_spent = False     # its slot counts toward the turn's one slot
         self.readies = None
         self.when = None            # a `ready`'s `when` (T-5E-READY)
+        self.by = None              # a `ready`'s `by` (T-5E-READY)
         self.start = None           # where its owner stood when it was declared
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
@@ -327,6 +328,7 @@ class State:
         self.counterspells = set()  # ids of the frames a reaction spell was cast against
         self.readied_spell = {}     # combatant -> what it readied is a spell (T-5E-READY)
         self.readied_when = {}      # combatant -> the `when` of its ready, or None
+        self.readied_by = {}        # combatant -> the `by` of its ready, or None
         # T-5E-CONDITIONS: the current conditions, from the combatant objects,
         # changed by events; every check reads these.
         self.conditions = {cid: {k: c.get(k) is True for k in CONDITIONS}
@@ -517,7 +519,7 @@ def declared_provokes(st, actor, step):
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
 # (_read_path gives its own order), `ruling`, `name`, the true/false fields
-# (BOOL_FIELDS), the free-text fields (`readies`, then `when`); a `to`
+# (BOOL_FIELDS), the free-text fields in name order (`by`, then `readies`, then `when`); a `to`
 # naming no frame comes last (find_trigger).
 
 
@@ -555,7 +557,7 @@ def read_step(st, step, n):
     _read_lists(st, step)
     _read_shift_forced(step, kind)
     _read_path(st, step, kind, actor)
-    _read_texts(step, kind)
+    _read_texts(st, step, kind)
     return kind, actor, fid, step
 
 
@@ -696,7 +698,7 @@ def _walk(st, squares, actor, teleport):
             err("bad-path", "the path ends on %s's square" % c)
 
 
-def _read_texts(step, kind):
+def _read_texts(st, step, kind):
     if "ruling" in step and step["ruling"] not in ("allow", "deny"):
         err("bad-value", "bad ruling")
     if "name" in step and not isinstance(step["name"], str):
@@ -707,6 +709,13 @@ def _read_texts(step, kind):
                 err("field-of-another-kind", "%r does not belong on %s" % (k, kind))
             if not isinstance(step[k], bool):
                 err("bad-value", "%s must be true or false" % k)
+    if "by" in step:        # T-ERRORS: free text in name order, `by` first; an id no combatant has is unknown-combatant
+        if kind != "ready":
+            err("field-of-another-kind", "'by' belongs to a ready step")
+        if not isinstance(step["by"], str):
+            err("bad-value", "by must be a string")
+        if step["by"] not in st.cs:
+            err("unknown-combatant", "unknown combatant %r in by" % step["by"])
     if "readies" in step:
         if kind != "ready":
             err("field-of-another-kind", "'readies' belongs to a ready step")
@@ -953,11 +962,16 @@ def _readied_trigger_met(st, cx):
     out of, the readier's reach (where the readier stands now; from the square
     before, or where the owner stood when it was declared; a move without a
     `path` enters and leaves no reach), without a scene any move; `attacks`:
-    an `attack`, or an `opportunity`; `casts`: `spell` or `slot`."""
+    an `attack`, or an `opportunity`; `casts`: `spell` or `slot`. With `by`,
+    the trigger's owner is the combatant it names (a turn moment belongs to
+    the turn's owner)."""
+    f = cx.trigger
+    by = st.readied_by.get(cx.actor)
+    if by is not None and f.owner != by:
+        return False
     when = st.readied_when.get(cx.actor)
     if when is None:
         return True
-    f = cx.trigger
     if f.moment:
         return False
     if when == "attacks":
@@ -1147,6 +1161,7 @@ def new_frame(st, kind, actor, fid, step):
     if kind == "ready":
         f.readies = step.get("readies", READY_DEFAULT)
         f.when = step.get("when")
+        f.by = step.get("by")
     if st.positions is not None and actor is not None:
         f.start = st.positions[actor]
     # T-5E-SPACES: the feet of each square, as counted when declared (a stopped
@@ -1178,6 +1193,7 @@ def spend(st, f, cx):
         b["readied"] = f.readies                   # T-5E-READY: with the step
         st.readied_spell[actor] = f.spell or f.slot
         st.readied_when[actor] = f.when
+        st.readied_by[actor] = f.by
     if kind == "move":
         b["movement"] -= sum(f.feet)               # spent when declared
         if step.get("stand") is True:
