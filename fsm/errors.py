@@ -24,7 +24,7 @@ ERROR_CODES = {
     "unknown-field": "a field no step of the ruleset has",
     "missing-kind": "a step without 'do'",
     "unknown-kind": "a 'do' the ruleset does not know",
-    "unknown-combatant": "an 'actor', 'provokes' or 'targets' naming no combatant",
+    "unknown-combatant": "an 'actor', 'provokes', 'targets' or 5e's 'by' naming no combatant",
     "missing-actor": "no 'actor' where the step needs one",
     "unknown-trigger": "a 'to' naming no frame declared so far",
     "field-of-another-kind": "a field this kind of step does not take ('to' or 'on' on a "

@@ -206,9 +206,8 @@ class Menu:
         and its variants (allowed or not), and where a refused one would be
         allowed once the pending action takes effect, or once the trigger is
         said to provoke the answerer, that too; (allowed, refused, and the
-        refused ones a supposition stands for: without a grid, the answer "if
-        the trigger provokes" comes first, and its plain refusal is folded away
-        so that it does not read as the verdict)."""
+        refusals a supposition stands for: off a grid "if it provokes" comes
+        first, its plain refusal folded away, not to read as the verdict)."""
         allowed, refused, later = [], [], []
         for cid in self.order:
             for kind in self.rs.player_steps:
