@@ -2,10 +2,10 @@
 (spec/TIMING.md, T-5E-READY).
 
 Ready names a perceivable circumstance that triggers the Reaction. A
-``ready`` step may say which one with ``when``, one of :data:`WHEN`; the
-``readied`` answer must then answer a trigger that is that circumstance.
-Without ``when`` the circumstance is not checked (the step's name may say
-it in words).
+``ready`` step may say which one with ``when``, one of :data:`WHEN`, and
+whose doing it is with ``by``; the ``readied`` answer must then answer a
+trigger that is that circumstance, by that creature. Without them the
+circumstance is not checked (the step's name may say it in words).
 """
 
 from __future__ import annotations
