@@ -151,8 +151,7 @@ class Namer:
             if data.get("name"):
                 text += f" “{short(data['name'])}”"
         extra = self.details(data)
-        if extra:
-            text += f" ({', '.join(extra)})"
+        text += f" ({', '.join(extra)})" if extra else ""
         if kind in self.rs.answer_kinds:
             text += f" to {self.trigger(enc, data)}"
         return capital(text)
@@ -172,7 +171,8 @@ class Namer:
                 out.append(words.get(flag) or flag.replace("_", " "))
         for key, text in sorted((k, v) for k, v in data.items()
                                 if isinstance(v, str) and k in _text_fields(self.rs)):
-            out.append(f"{key.replace('_', ' ')} {short(text, 24)}")
+            said = self.who(text) if key == "by" else text.replace("-", " ")    # by Orc
+            out.append(f"{key.replace('_', ' ')} {short(said, 24)}")
         if isinstance(data.get("on"), str) and data["on"]:
             label = self.w.labels.get(data["on"])
             out.append(label.format_map(_Slots(actor=self.who(data.get("actor")))) if label
