@@ -502,3 +502,14 @@ def test_the_trackers_mistakes_page_names_rules_reports_and_catching_vectors(sit
             paths = re.findall(r"<code>(spec/(?:vectors|scenarios)/[^<]+)</code>", row)
             assert paths and all((ROOT / p).is_file() for p in paths), (known.id, rs.name)
         assert games, known.id
+
+
+def test_a_row_says_what_its_step_made_lost_or_disrupted():
+    """A resolve that makes another action lost (4e, on the grid) or
+    disrupted (a critical Reactive Strike) says so in its own row."""
+    from fsm.site.trace import judge
+    for name, said in (("pf2-critical-reactive-strike-on-a-spell", "is disrupted"),
+                       ("4e-shift-away-on-the-grid", "is lost")):
+        text = (ROOT / "spec" / "scenarios" / f"{name}.json").read_text(encoding="utf-8")
+        rows = judge(text, {})["steps"]
+        assert [r["say"].endswith(f"{said}.") for r in rows] == [False, False, True, False]

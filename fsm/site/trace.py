@@ -19,7 +19,7 @@ from ..engine.rows import NEXT_TURN, PHASE_NOTES
 from ..errors import FsmError
 from ..io.scenario import parse_text
 from ..report import Citations, bbcode, describe, markdown, options_line, why
-from .words import Namer
+from .words import Namer, capital
 
 
 def move_key(trigger, source, dest) -> str:
@@ -94,6 +94,14 @@ def trace(doc, path, lines, edges) -> tuple:
                      "cost": "" if v.verdict == "rejected" else namer.costs(
                          spent.get("base") or {}, facts["budgets"],
                          result.data.get("actor") if isinstance(result.data, dict) else None)}
+        seen = spent.setdefault("ended", set())     # lost or disrupted by a step before
+        ended = [(fid, how) for how in ("lost", "disrupted") for fid in facts.get(how, ())
+                 if fid not in seen]
+        spent["ended"] |= {fid for fid, _ in ended}
+        if ended and result is not None and entry["verdict"] != "rejected" and \
+                isinstance(result.data, dict) and result.data.get("do") == "resolve":
+            said = "; ".join(f"{namer.frame_id(enc, fid)} is {how}" for fid, how in ended)
+            entry["say"] = f"{entry['say']} {capital(said)}.".strip()    # in the same row
         index = 0 if result is None else result.index
         if isinstance(steps, list) and index < len(steps):
             titles[index + 1] = namer.title(enc, steps[index])
