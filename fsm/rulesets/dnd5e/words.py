@@ -40,7 +40,7 @@ WORDS = Words(
                       "10 ft",
            "opportunity": "right before the mover leaves the attacker's reach",
            "readied": "the readied response, with the Reaction, right after its trigger"},
-    fields={"speed": "speed (feet)", "bonus": "has a Bonus Action to take",
+    fields={"speed": "speed (feet)", "bonus": "a feature gives it Bonus Actions",
             "incapacitated": "Incapacitated", "unseen": "unseen by the others",
             "blinded": "Blinded", "prone": "Prone", "size": "size",
             "squares": "squares moved (5 ft each)"},
