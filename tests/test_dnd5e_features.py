@@ -136,27 +136,18 @@ def test_moving_about_inside_or_outside_the_reach_neither_enters_nor_leaves_it()
 
 
 @rule("5E-READY")
-def test_a_readied_response_waits_for_the_creature_its_ready_named():
+@pytest.mark.parametrize("by,expected", [("orc", "allowed"),
+                                         ("goblin", "readied-trigger-not-met")])
+def test_a_readied_response_waits_for_the_creature_its_ready_named(by, expected):
+    """Readied for a move by ``by``: the orc's move fires it, not another's."""
     enc = Encounter("dnd5e", [{"id": "rogue", "side": "pcs"}, {"id": "orc", "side": "monsters"},
                               {"id": "goblin", "side": "monsters"}])
-    do(enc, "ready", "rogue", when="moves", by="orc")
+    do(enc, "ready", "rogue", when="moves", by=by)
     do(enc, "resolve")
     do(enc, "end-turn")
     do(enc, "move", "orc", id="o")
     do(enc, "resolve")
-    assert verdict(do(enc, "readied", "rogue", to="o")) == "allowed"
+    assert verdict(do(enc, "readied", "rogue", to="o")) == expected
     with pytest.raises(StepError) as err:
         do(enc, "ready", "orc", by="nobody")
     assert err.value.code == "unknown-combatant"
-
-
-@rule("5E-READY")
-def test_another_creatures_circumstance_does_not_fire_it():
-    enc = Encounter("dnd5e", [{"id": "rogue", "side": "pcs"}, {"id": "orc", "side": "monsters"},
-                              {"id": "goblin", "side": "monsters"}])
-    do(enc, "ready", "rogue", when="moves", by="goblin")
-    do(enc, "resolve")
-    do(enc, "end-turn")
-    do(enc, "move", "orc", id="o")
-    do(enc, "resolve")
-    assert verdict(do(enc, "readied", "rogue", to="o")) == "readied-trigger-not-met"

@@ -69,13 +69,9 @@ def strike_provoked(enc, st):
     return not why_not_provoking(enc, st.actor, st.target)
 
 
-def _pending_seen(enc, st):
-    return c.target_seen(enc, st)
-
-
 @guard("trigger-already-resolved",
        "trigger {trigger} is no longer under way ({done}/{parts} parts resolved); a "
-       "Reactive Strike comes while its trigger is being used", seen=_pending_seen,
+       "Reactive Strike comes while its trigger is being used", seen=c.target_seen,
        ok="trigger {trigger} is under way")
 def strike_while_pending(enc, st):
     """A Reactive Strike answers its trigger while the trigger's current part

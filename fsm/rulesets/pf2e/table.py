@@ -16,6 +16,15 @@ row, refuse = GUARDS.row, GUARDS.refuse
 
 _RESPONSE = dict(has_trigger="PF2-TRIGGER", trigger_still_open="PF2-STACK",
                  nothing_unresolved_above="PF2-STACK")
+# What a reaction spends and checks, a Reactive Strike's too (it is a reaction)
+_REACTING = (fx.spend_reaction, c.note_use, c.push_frame)
+_REACTION = dict(rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
+                        "PF2-FREE-AND-REACTION"),
+                 **_RESPONSE,
+                 first_turn_policy="PF2-FIRST-TURN",
+                 reaction_available=("PF2-REACTION-ONE", "PF2-EXPLORATION"),
+                 one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
+                 similar_trigger="PF2-SIMILAR-TRIGGERS")
 
 _ENTRIES = [
     # Actions of the turn (assumptions from the published rules: PF2-THREE-ACTIONS,
@@ -31,24 +40,10 @@ _ENTRIES = [
         rules=("PF2-FREE-UNLIMITED", "PF2-UNTRIGGERED-FREE"),
         own_turn="PF2-UNTRIGGERED-FREE", no_action_pending="PF2-SEQUENCE"),
     # Reactions: one per round, refreshed at the start of your turn; one per trigger
-    row("reaction", TRIGGERED, BEFORE, fx.spend_reaction, c.note_use, c.push_frame,
-        rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
-               "PF2-FREE-AND-REACTION"),
-        **_RESPONSE,
-        first_turn_policy="PF2-FIRST-TURN",
-        reaction_available=("PF2-REACTION-ONE", "PF2-EXPLORATION"),
-        one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
-        similar_trigger="PF2-SIMILAR-TRIGGERS"),
+    row("reaction", TRIGGERED, BEFORE, *_REACTING, **_REACTION),
     # Reactive Strike: a reaction, one melee Strike while a creature within reach
     # uses a manipulate or move action (no Step) or makes a ranged attack
-    row("opportunity", TRIGGERED, BEFORE, fx.spend_reaction, c.note_use, c.push_frame,
-        rules=("PF2-OPTIONAL", "PF2-PER-CREATURE", "PF2-OWN-TURN-REACTION",
-               "PF2-FREE-AND-REACTION"),
-        **_RESPONSE,
-        first_turn_policy="PF2-FIRST-TURN",
-        reaction_available=("PF2-REACTION-ONE", "PF2-EXPLORATION"),
-        one_reaction_per_trigger="PF2-EXTRA-REACTIONS",
-        similar_trigger="PF2-SIMILAR-TRIGGERS",
+    row("opportunity", TRIGGERED, BEFORE, *_REACTING, **_REACTION,
         strike_while_pending="PF2-REACTIVE-STRIKE", strike_provoked="PF2-REACTIVE-STRIKE",
         one_strike="PF2-REACTIVE-STRIKE"),
     # Free actions with a trigger: any number, one per trigger
