@@ -190,8 +190,8 @@
           if (code) { quickly('when someone ' + w.replace('{who}', c.who || 'its'), { when: code }); }
         });
         const whom = el('select', { id: id, 'aria-label': 'who', dataset: { whenWho: '1' } });
+        whom.appendChild(el('option', { value: 'someone' }, 'someone'));   // by nobody in particular
         f.words.forEach((w, k) => whom.appendChild(el('option', { value: w, dataset: { id: f.who[k] } }, w)));
-        whom.appendChild(el('option', { value: 'someone' }, 'someone'));
         const what = el('select', { 'aria-label': 'does what', dataset: { whenWhat: '1' } });
         what.appendChild(el('option', { value: '' }, '(not said)'));
         f.choices.forEach((w, k) => what.appendChild(el('option', { value: w, dataset: { code: (f.codes || [])[k] || null } }, w.replace('{who}', c.who || 'its'))));
