@@ -114,12 +114,12 @@ def describe_action(data: dict, width: int | None = NAME_WIDTH) -> str:
 
 def _scene_words(data: dict) -> str:
     """' (ranged attack at bo)', ' shifting (1,0) (2,0)': the scene fields of a step."""
-    text = ""
+    text = attack = ""
     if isinstance(data.get("attack"), str):
         targets = data.get("targets")
         at = f" at {', '.join(map(safe, targets))}" if isinstance(targets, list) and \
             all(isinstance(t, str) for t in targets) else ""
-        text += f" ({safe(data['attack'])} attack{at})"
+        attack = f" ({safe(data['attack'])} attack{at})"
     path = data.get("path")
     if isinstance(path, list) and path:
         squares = [f"({p[0]},{p[1]})" for p in path[:PATH_SHOWN]
@@ -127,7 +127,9 @@ def _scene_words(data: dict) -> str:
         more = " \u2026" if len(path) > PATH_SHOWN else ""
         text += f" {'shifting' if data.get('shift') is True else 'moving'} " \
                 f"{' '.join(squares)}{more}"
-    return text
+        if attack and data.get("attack_after") is True:     # the attack comes after the path
+            return text + " then" + attack
+    return attack + text
 
 
 class Style:

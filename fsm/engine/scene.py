@@ -4,7 +4,8 @@ move enters, and whom an attack targets. The words a step may use of it
 
 An encounter has a scene when its combatants are given positions (``at``);
 then a move may give its ``path`` and is split into one part per square, and
-each square resolved moves its owner there. Distances count a diagonal step
+each square resolved moves its owner there (a step that attacks after its
+path has one part more, the attack, which moves nobody). Distances count a diagonal step
 as one square, as the published grid rules do (spec/divergences.yaml,
 ASM-SCENE-GRID). What a ruleset derives from the scene (who is provoked,
 when a reach is entered, which attack can no longer reach) is its own.
@@ -119,11 +120,29 @@ def read(enc, st, data) -> None:
             raise StepError("a forced path is no shift: give 'forced' or 'shift'", "shift",
                             "field-of-another-kind")
         st.forced = data["forced"]
-    spec = enc.ruleset.spec_of.get(st.kind)
-    if words.jump and data.get(words.jump) is True and spec and words.jump in spec.flags:
+    if _ticked(enc, st, data, words.jump):
         st.forced = words.jump      # its own teleport: the jump, without a push (T-SCENE)
     if "path" in data:
         _path(enc, st, data)
+
+
+def _ticked(enc, st, data, flag) -> bool:
+    """Whether the step says ``flag: true`` and its kind takes that flag."""
+    spec = enc.ruleset.spec_of.get(st.kind)
+    return bool(flag) and data.get(flag) is True and spec is not None and flag in spec.flags
+
+
+def attacks_after(enc, frame) -> bool:
+    """Whether ``frame``'s (or a step's) last part is an attack of its own
+    after its path, made from the path's last square (T-SCENE)."""
+    after = enc.ruleset.scene.after
+    return bool(frame.path) and after is not None and after in frame.flags
+
+
+def on_path(frame) -> bool:
+    """Whether the part of ``frame`` in play (pending, or next) is a square
+    of its path, not the attack after it."""
+    return bool(frame.path) and frame.done < len(frame.path)
 
 
 def _path(enc, st, data) -> None:
@@ -154,5 +173,6 @@ def _path(enc, st, data) -> None:
         raise StepError(f"'{given[0]}' disagrees with the path of {len(squares)} "
                         f"square(s); give the path alone", given[0], "two-part-counts")
     st.path = squares
-    st.parts = len(squares)
+    # an attack after the path is a part of its own, after the squares (T-SCENE)
+    st.parts = len(squares) + _ticked(enc, st, data, enc.ruleset.scene.after)
     st.moving = True

@@ -60,7 +60,8 @@ class SceneWords:
     ``attack`` (and which of them is made at one within reach, which from
     further) and of an event's ``forced``, which forced kind jumps to the
     one square of its path instead of walking it, and whether a path may be
-    a shift (a step's ``shift`` changes something)."""
+    a shift (a step's ``shift`` changes something), and which flag says a
+    step attacks after its path."""
 
     attack_kinds: tuple = ()
     melee: str | None = None         # the attack kind made at one within reach, and the one
@@ -68,6 +69,8 @@ class SceneWords:
     forced_kinds: tuple = ()
     jump: str | None = None          # the forced kind whose path is the square arrived at
     shifts: bool = False             # a path may be a shift, which provokes nobody
+    after: str | None = None         # the flag that makes a step's attack a part of its own,
+                                     # made after its path from the path's last square
 
 
 @dataclass(frozen=True, eq=False)

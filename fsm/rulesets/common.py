@@ -242,7 +242,7 @@ def resolve_part(enc, st):
     top.window_part = top.done
     top.interrupted = False
     where = {}
-    if top.path:
+    if top.path and top.done <= len(top.path):      # an attack after the path moves nobody
         enc.fighters[top.owner].at = top.path[top.done - 1]
         where = {"square": top.path[top.done - 1]}
     if top.done >= top.parts:

@@ -26,6 +26,8 @@ SCENE = SceneWords(attack_kinds=("melee", "ranged", "area", "close"), melee="mel
 FORCED_WORDS = {"push": "pushed", "pull": "pulled", "slide": "slid", "teleport": "teleported"}
 # the flag of a step of one's own that teleports (a power's, a spell's): SCENE's jump
 TELEPORT = SCENE.jump
+# the flag of a step whose attack comes after its path, from its last square (4e)
+ATTACK_AFTER = "attack_after"
 
 
 def book(*modules) -> Guards:

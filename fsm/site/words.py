@@ -122,6 +122,8 @@ class Namer:
     def part(self, f) -> str:
         """What one part of a frame is: a square, an attack, an action, a part."""
         made = self.steps[f.step - 1] if 0 < f.step <= len(self.steps) else {}
+        if len(f.path) < f.parts and f.path:        # squares, then an attack after them
+            return "part"
         if f.moving or made.get("path") or made.get("squares"):
             return "square"
         if made.get("attacks"):
@@ -177,11 +179,10 @@ class Namer:
             label = self.w.labels.get(data["on"])
             out.append(label.format_map(_Slots(actor=self.who(data.get("actor")))) if label
                        else f"on “{short(data['on'], 24)}”")
-        if isinstance(data.get("attack"), str):
-            targets = data.get("targets")
-            at = " at " + ", ".join(map(self.who, targets)) if isinstance(targets, list) \
-                else ""
-            out.append(f"{data['attack']} attack{at}")
+        targets = data.get("targets")
+        at = " at " + ", ".join(map(self.who, targets)) if isinstance(targets, list) else ""
+        attack = f"{data['attack']} attack{at}" if isinstance(data.get("attack"), str) else ""
+        out += [attack] if attack else []
         path = data.get("path")
         if isinstance(path, list) and path and isinstance(path[-1], list):
             jump = self.rs.scene.jump
@@ -191,8 +192,11 @@ class Namer:
             else:
                 how = data.get("forced") or ("shifting" if data.get("shift") is True
                                              else "moving")
-                n = len(path)
-                out.append(f"{how} {n} square{'s' if n > 1 else ''} {where}")
+                out.append(f"{how} {len(path)} square{'s' * (len(path) > 1)} {where}")
+            if attack and self.w.flags.get(self.rs.scene.after) in out:     # then the attack
+                out.remove(attack)
+                out.remove(self.w.flags[self.rs.scene.after])
+                out.append(f"then {attack}")
         provokes = data.get("provokes")
         if isinstance(provokes, list) and provokes:
             out.append(self.w.provokes.format_map(_Slots(
@@ -387,14 +391,9 @@ def find(enc, fid):
 
 def top_unresolved(enc):
     """The frame a resolve or continue acts on now (None if nothing waits)."""
-    for f in reversed(enc.stack):
-        if f.outcome is None and f.kind not in TURN_KINDS:
-            return f
-    return None
+    return next((f for f in reversed(enc.stack)
+                 if f.outcome is None and f.kind not in TURN_KINDS), None)
 
 
 def top_frame(enc):
-    for f in reversed(enc.stack):
-        if f.kind not in TURN_KINDS:
-            return f
-    return None
+    return next((f for f in reversed(enc.stack) if f.kind not in TURN_KINDS), None)

@@ -18,7 +18,8 @@ from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
 
-_JUMPS = (shared.TELEPORT,)     # a power of the step's own that teleports (T-SCENE)
+# a power of the step's own that teleports, or attacks after its path (T-SCENE)
+_JUMPS = (shared.TELEPORT, shared.ATTACK_AFTER)
 
 RULESET = register(Ruleset(
     name="dnd4e", title="D&D 4e", rule_prefix="4E",
@@ -47,7 +48,7 @@ RULESET = register(Ruleset(
                 StepSpec("readied", flags=_JUMPS)),
     budgets=budgets, explore=explore, mutants=mutants, mistakes=mistakes, zoo=zoo, zoo_rules=ZOO_RULES,
     readings=("cs-4e", "fr-4e"),
-    scene=replace(shared.SCENE, shifts=True),
+    scene=replace(shared.SCENE, shifts=True, after=shared.ATTACK_AFTER),
     words=WORDS,
 ))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...engine.frames import LOST, RESOLVED, TURN_KINDS
 from ...engine.guard import guard
-from ...engine.scene import adjacent, show, within_reach
+from ...engine.scene import adjacent, attacks_after, distance, on_path, show, within_reach
 from ...engine.steps import with_article
 from .. import common as c
 from .effects import took_effect
@@ -32,7 +32,8 @@ def _enemies_next_to(enc, who, square) -> list:
 def declared_provokes(enc, st) -> tuple:
     """Whom the declared step provokes, by the positions now: every enemy next
     to a square its path leaves (not a shift), or next to the attacker of a
-    ranged or area attack."""
+    ranged or area attack: where it stands, or the path's last square when
+    it attacks after its path."""
     if st.actor is None:
         return ()
     here = enc.fighters[st.actor].at
@@ -41,20 +42,43 @@ def declared_provokes(enc, st) -> tuple:
         for sq in (here, *st.path[:-1]):
             provoked += _enemies_next_to(enc, st.actor, sq)
     if st.attack in PROVOKING_ATTACKS:       # a shift does not stop the attack provoking
-        provoked += _enemies_next_to(enc, st.actor, here)
+        provoked += _enemies_next_to(enc, st.actor, attack_square(enc, st, here))
     return tuple(dict.fromkeys(provoked))
+
+
+def attack_square(enc, frame, here):
+    """Where ``frame``'s (or a step's) attack is made from: the last square of
+    its path when it attacks after it, else ``here``, where its owner stands."""
+    return frame.path[-1] if attacks_after(enc, frame) else here
 
 
 def provoked_now(enc, actor, frame) -> bool:
     """Whether ``frame``, pending, provokes ``actor`` where everyone stands now:
-    the part in play leaves the square its owner stands on."""
+    the part in play leaves the square its owner stands on, or makes a ranged
+    or area attack from it (each part, or only the attack after the path)."""
     if frame.owner is None:
         return False
     mover, me = enc.fighters[frame.owner], enc.fighters[actor]
     if mover.side == me.side:
         return False
-    moving = bool(frame.path) and not frame.shift and not frame.forced
-    return (moving or frame.attack in PROVOKING_ATTACKS) and adjacent(mover.at, me.at)
+    return (_moving_now(enc, frame) or _attacking_now(enc, frame)) and adjacent(mover.at, me.at)
+
+
+def _on_squares(enc, frame) -> bool:
+    """The part in play is one of the path's squares (not the attack after it)."""
+    return bool(frame.path) and (on_path(frame) or not attacks_after(enc, frame))
+
+
+def _moving_now(enc, frame) -> bool:
+    """The part in play is a square its owner walks, not a shift nor forced."""
+    return _on_squares(enc, frame) and not frame.shift and not frame.forced
+
+
+def _attacking_now(enc, frame) -> bool:
+    """The part in play makes a ranged or area attack: any part, or only the
+    attack after the path."""
+    return frame.attack in PROVOKING_ATTACKS and not (attacks_after(enc, frame)
+                                                      and on_path(frame))
 
 
 def why_provoked(enc, actor, frame) -> str:
@@ -63,19 +87,24 @@ def why_provoked(enc, actor, frame) -> str:
         return "nobody's action provokes"
     mover, me = enc.fighters[frame.owner], enc.fighters[actor]
     where = f"{mover.id} at {show(mover.at)}, {me.id} at {show(me.at)}"
-    attacks = frame.attack in PROVOKING_ATTACKS
-    if frame.path and frame.forced:
-        if frame.forced == enc.ruleset.scene.jump:
-            return f"teleportation crosses no square and provokes nobody ({where})"
-        return f"a {frame.forced} is no movement of {mover.id}'s own and provokes nobody " \
-               f"({where})"
-    if frame.path and frame.shift and not attacks:
-        return f"a shift provokes nobody ({where})"
-    if not frame.path and not attacks:
-        what = with_article(f"{frame.attack} attack" if frame.attack
-                            else f"{frame.kind} without a path")
+    later = ""
+    if attacks_after(enc, frame) and frame.attack and on_path(frame):
+        later = f"; its {frame.attack} attack comes after the path, from {show(frame.path[-1])}"
+    moving, attacking = _moving_now(enc, frame), _attacking_now(enc, frame)
+    walked = _on_squares(enc, frame)
+    if not moving and not attacking:
+        if walked and frame.forced == enc.ruleset.scene.jump:
+            return f"teleportation crosses no square and provokes nobody ({where}{later})"
+        if walked and frame.forced:
+            return f"a {frame.forced} is no movement of {mover.id}'s own and provokes nobody " \
+                   f"({where})"
+        if walked:
+            return f"a shift provokes nobody ({where}{later})"
+        what = with_article(f"{frame.attack} attack" if frame.attack else
+                            f"{frame.kind}'s part after its path" if frame.path else
+                            f"{frame.kind} without a path")
         return f"{what} provokes nobody ({where})"
-    step = "leaves a square" if frame.path and not frame.shift else "attacks from a square"
+    step = "leaves a square" if moving else "attacks from a square"
     return f"{mover.id} {step} {'next to' if adjacent(mover.at, me.at) else 'not next to'} " \
            f"{me.id} ({where})"
 
@@ -93,8 +122,11 @@ def reach_entry(enc, actor, frame) -> int | None:
 
 
 def _reaching(enc, frame) -> list:
+    """The targets within the attacker's reach from where it attacks (the path's
+    last square, for an attack after its path)."""
     attacker = enc.fighters[frame.owner]
-    return [t for t in frame.targets if within_reach(attacker, enc.fighters[t].at)]
+    here = attack_square(enc, frame, attacker.at)
+    return [t for t in frame.targets if distance(here, enc.fighters[t].at) <= attacker.reach]
 
 
 def _melee_on_scene(enc, frame) -> bool:

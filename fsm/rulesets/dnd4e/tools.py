@@ -124,8 +124,11 @@ def _grid_problem(enc, data, verdict):
     trigger = enc.find(verdict.target_id) or enc.past.get(verdict.target_id)
     if kind == "opportunity" and trigger is not None and trigger.owner is not None:
         mover, me = enc.fighters[trigger.owner].at, enc.fighters[actor].at
-        provokes = (bool(trigger.path) and not trigger.shift and not trigger.forced) \
-            or trigger.attack in ("ranged", "area")
+        squares_left = trigger.done < len(trigger.path)     # the attack after them not begun
+        after = "attack_after" in trigger.flags and bool(trigger.path)
+        walking = bool(trigger.path) and (squares_left or not after)
+        provokes = (walking and not trigger.shift and not trigger.forced) \
+            or (trigger.attack in ("ranged", "area") and not (after and squares_left))
         if not (provokes and _apart(mover, me) == 1):
             return ("unprovoked-opportunity", f"{actor} took an opportunity action against "
                     f"{trigger.id}, which the positions show provokes nobody there",
@@ -150,7 +153,9 @@ def _grid_problem(enc, data, verdict):
         if attack is not None and attack.outcome is None and attack.attack == "melee" \
                 and attack.targets:
             attacker = enc.fighters[attack.owner]
-            if all(_apart(attacker.at, enc.fighters[t].at) > attacker.reach
+            there = attack.path[-1] if "attack_after" in attack.flags and attack.path \
+                else attacker.at        # an attack after its path is made from its end
+            if all(_apart(there, enc.fighters[t].at) > attacker.reach
                    for t in attack.targets):
                 return ("melee-attack-not-lost", f"{answer.id} resolved ahead of "
                         f"{attack.id} with none of its targets left within reach, and "

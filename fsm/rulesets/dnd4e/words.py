@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..shared import FORCED_WORDS, TELEPORT
+from ..shared import ATTACK_AFTER, FORCED_WORDS, TELEPORT
 from ..words import COUNT, USED, WHAT, Words
 from .limits import OWN_TRIGGER
 from .scene import ENTERS_REACH
@@ -22,11 +22,14 @@ WORDS = Words(
              "free_used": ("free action", USED), "readied": ("readied action", WHAT)},
     labels={ENTERS_REACH: "when it enters {actor}'s reach"},
     suggest={"readies": ("standard", "move", "minor")},
-    flags={OWN_TRIGGER: "its power states its own trigger", TELEPORT: "teleporting"},
+    flags={OWN_TRIGGER: "its power states its own trigger", TELEPORT: "teleporting",
+           ATTACK_AFTER: "attacking after it moves"},
     hints={OWN_TRIGGER: "an opportunity action that is no opportunity attack: the trigger "
                         "need not provoke; once a turn, never on one's own turn",
            TELEPORT: "a power that teleports: the last square clicked is where it arrives; "
-                     "its movement provokes nobody"},
+                     "its movement provokes nobody",
+           ATTACK_AFTER: "a power that moves, then attacks (shift 1 square, then a ranged "
+                         "attack): the attack is made from the last square of the path"},
     provokes="{mover} provokes {who}",
     reasons={
         "trigger-not-resolved": "{trigger} has not taken effect yet: an immediate reaction "
