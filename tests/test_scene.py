@@ -2,9 +2,10 @@
 attacks are derived from where everyone stands (spec/TIMING.md, T-SCENE)."""
 
 import json
+from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from fsm import Encounter, StepError
@@ -344,3 +345,81 @@ def test_an_opportunity_action_is_allowed_exactly_when_the_mover_leaves_an_adjac
     next_to = max(abs(left[0] - enemy[0]), abs(left[1] - enemy[1])) == 1
     verdict = step(enc, "opportunity", "ayla").verdict
     assert verdict == ("allowed" if next_to and not shift else "rejected")
+
+
+@rule("4E-SCENE-GRID", "4E-OPP-TRIGGER")
+def test_a_power_that_moves_then_attacks_provokes_from_where_each_part_happens():
+    """On random boards, a step with a path and an attack, in either order
+    (``attack_after``): while a square is pending only the movement can
+    provoke, from the square left, unless it is a shift; the attack provokes
+    from where it is made (where the mover stands at any part, or only at the
+    attack's own part, after the last square); a melee or close attack never
+    does. Computed here from the grid, independently; the run must have
+    seen each moment provoke and not provoke."""
+    seen = Counter()
+    near = st.tuples(st.integers(-2, 2), st.integers(-2, 2))
+
+    @settings(max_examples=300, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(start=near, off=st.tuples(st.integers(-1, 1), st.integers(-2, 2)), steps=st.lists(st.sampled_from(
+        [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)]), min_size=1, max_size=2),
+        shift=st.booleans(), after=st.sampled_from([True, True, False]),
+        attack=st.sampled_from(["ranged", "area", "melee", "close"]), at_part=st.integers(0, 3))
+    def run(start, off, steps, shift, after, attack, at_part):
+        path, here = [], start
+        for dx, dy in steps:
+            here = (here[0] + dx, here[1] + dy)
+            path.append(list(here))
+        enemy = (here[0] + off[0], here[1] + off[1])      # somewhere near the path's end
+        if enemy in (start, tuple(path[-1])):
+            return
+        enc = grid(("orc", "m", start), ("ayla", "h", enemy))
+        step(enc, "standard", "orc", path=path, shift=shift, attack=attack, attack_after=after)
+        part = min(at_part, len(path) if after else len(path) - 1)
+        for _ in range(part):
+            step(enc, "resolve")
+            step(enc, "continue")
+        on_square = part < len(path)
+        where = (start if part == 0 else tuple(path[part - 1])) if on_square else tuple(path[-1])
+        next_to = max(abs(where[0] - enemy[0]), abs(where[1] - enemy[1])) == 1
+        shoots = attack in ("ranged", "area") and (not after or not on_square)
+        expected = next_to and ((on_square and not shift) or shoots)
+        moment = "a square" if on_square else "the attack after the path"
+        event(f"{moment}: {'provoked' if expected else 'not provoked'}")
+        seen[moment, expected] += 1
+        assert (step(enc, "opportunity", "ayla").verdict == "allowed") == expected
+    run()
+    for moment in ("a square", "the attack after the path"):
+        for provoked in (True, False):
+            assert seen[moment, provoked] >= 10, dict(seen)
+
+
+@rule("4E-SCENE-GRID", "4E-OPP-TRIGGER")
+def test_an_attack_after_the_path_is_said_to_come_after_it():
+    """A refusal while the square is pending says where the attack will be
+    made from; the step's name reads move, then attack."""
+    from fsm.report import _scene_words
+    enc = grid(("orc", "m", (0, 0)), ("ayla", "h", (1, 1)))
+    fields = dict(path=[[1, 0]], shift=True, attack="ranged", targets=["ayla"],
+                  attack_after=True)
+    assert _scene_words(fields) == " shifting (1,0) then (ranged attack at ayla)"
+    step(enc, "standard", "orc", **fields)
+    v = step(enc, "opportunity", "ayla")
+    assert v.reason == "not-provoked"
+    assert "its ranged attack comes after the path, from (1,0)" in v.says, v.says
+    assert step(enc, "resolve").verdict == "allowed" and enc.fighters["orc"].at == (1, 0)
+    assert step(enc, "continue").verdict == "allowed"
+    assert step(enc, "opportunity", "ayla").verdict == "allowed"
+    step(enc, "resolve")
+    assert step(enc, "resolve").verdict == "allowed" and enc.fighters["orc"].at == (1, 0)
+
+
+def test_a_player_reads_the_move_then_the_attack():
+    from fsm.rulesets import get
+    from fsm.site.words import Namer
+    namer = Namer(get("dnd4e"), {"steps": [], "combatants": []})
+    fields = {"do": "standard", "path": [[1, 0]], "shift": True, "attack": "ranged",
+              "targets": ["ayla"]}
+    assert namer.details(fields)[-2:] == ["ranged attack at Ayla", "shifting 1 square to (1,0)"]
+    assert namer.details({**fields, "attack_after": True})[-2:] == \
+        ["shifting 1 square to (1,0)", "then ranged attack at Ayla"]
