@@ -30,11 +30,13 @@ NO_FRAME = STACK_MOVES | {"end-turn"}
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "forced", "attack", "targets")
 
-STEP_FIELDS = {"actor", "attack", "attacks", "comment", "do", "expect", "forced", "id", "name",
-               "on", "own_trigger", "parts", "path", "provokes", "readies", "ruling", "shift",
-               "squares", "targets", "teleport", "to", "triggers"}
-# FORMAT.md: the true/false fields and the kinds that take them, in T-ERRORS's order.
-FLAGS = (("own_trigger", {"opportunity"}),
+STEP_FIELDS = {"actor", "attack", "attack_after", "attacks", "comment", "do", "expect", "forced",
+               "id", "name", "on", "own_trigger", "parts", "path", "provokes", "readies", "ruling",
+               "shift", "squares", "targets", "teleport", "to", "triggers"}
+# FORMAT.md: the true/false fields and the kinds that take them, in T-ERRORS's order
+# (its lists are in name order; `attack_after`, which it does not name, goes by its name).
+FLAGS = (("attack_after", {"standard", "move", "minor", "interrupt", "reaction", "readied"}),
+         ("own_trigger", {"opportunity"}),
          ("teleport", {"standard", "move", "minor", "interrupt", "reaction", "readied"}))
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
 NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
@@ -283,6 +285,7 @@ class Frame:
         self.shift = False
         self.forced = None
         self.teleport = False       # the actor's own teleport (FORMAT.md, The scene)
+        self.attack_after = False   # with a path: the attack is one more part, after it
         self.attack = None
         self.targets = []
 
@@ -474,6 +477,10 @@ def provokes_now(st, f, c):
     if f.moment or f.owner is None or c not in enemies(st, f.owner):
         return False
     near = next_to(st.positions[f.owner], st.positions[c])
+    if f.attack_after:   # ASM-POWER-ORDER: the squares' parts make no attack, the last moves nobody
+        if f.cur == len(f.path):
+            return near and f.attack in ("ranged", "area")
+        return near and move_provokes(f.path, f.shift, f.forced, f.teleport)
     by_attack = f.attack in ("ranged", "area")
     return near and (by_attack or move_provokes(f.path, f.shift, f.forced, f.teleport))
 
@@ -483,7 +490,7 @@ def declared_provokes(st, actor, step):
     step is declared: every enemy next to every square its path leaves
     (where the actor stands, then each square but the last), not a shift
     nor a `forced` path nor a `teleport`, and for a ranged or area attack every enemy next to
-    where the actor stands."""
+    where the actor stands (next to the path's last square for an attack after its path)."""
     if actor is None:
         return set()
     here = st.positions[actor]
@@ -494,7 +501,7 @@ def declared_provokes(st, actor, step):
                      step.get("teleport") is True):
         left = [here] + path[:-1]
     if step.get("attack") in ("ranged", "area"):
-        left.append(here)
+        left.append(path[-1] if path and step.get("attack_after") is True else here)
     return {c for c in foes for q in left if next_to(q, st.positions[c])}
 
 
@@ -522,7 +529,9 @@ def scene_loss(st, f):
     t = st.frames[f.trigger]
     if t.moment or t.finished or t.attack != "melee" or not t.targets or t.owner is None:
         return
-    here, r = st.positions[t.owner], st.reach[t.owner]
+    # the reach of an attack after its path is measured from the path's last square
+    here = t.path[-1] if t.attack_after else st.positions[t.owner]
+    r = st.reach[t.owner]
     if not any(distance(here, st.positions[x]) <= r for x in t.targets):
         mark_lost(st, t)
 
@@ -541,7 +550,7 @@ def mark_lost(st, f):
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
 # (_read_path gives its own order), `ruling`, `name`, the true/false fields
-# (`own_trigger`, `teleport`), the free-text fields
+# (`attack_after`, `own_trigger`, `teleport`), the free-text fields
 # (`readies`); a `to` naming no frame comes last (find_trigger).
 
 
@@ -834,8 +843,9 @@ def _movement_in_progress(st, cx, f):
         return False
     if not f.finished:
         return True
+    # the move's last part: for an attack after its path, that attack (T-SCENE)
     return (st.positions is not None and f.path is not None
-            and entry_part(st, f, cx.actor) == len(f.path) - 1)
+            and entry_part(st, f, cx.actor) == f.parts - 1)
 
 
 def _reach_entered(st, cx, f):
@@ -989,8 +999,10 @@ def spend(st, kind, actor, step):
 
 def new_frame(st, kind, actor, fid, step):
     path = [tuple(q) for q in step["path"]] if "path" in step else None
-    parts = len(path) if path else (step.get("squares") or step.get("attacks")
-                                    or step.get("parts") or 1)
+    # FORMAT.md: with `attack_after` and a path, the attack is one part more than its squares
+    after = bool(path) and step.get("attack_after") is True
+    parts = len(path) + after if path else (step.get("squares") or step.get("attacks")
+                                            or step.get("parts") or 1)
     is_move = kind == "move" or "squares" in step or path is not None
     f = Frame(fid, kind, actor, parts=parts, is_move=is_move, provokes=step.get("provokes") or ())
     f.path = path
@@ -998,6 +1010,7 @@ def new_frame(st, kind, actor, fid, step):
     f.shift = step.get("shift") is True
     f.forced = step.get("forced")
     f.teleport = step.get("teleport") is True
+    f.attack_after = after
     f.attack = step.get("attack")
     f.targets = list(step.get("targets") or [])
     if kind == "ready":
@@ -1045,8 +1058,8 @@ def resolve_part(st, f):
     that part's square."""
     f.cur_pending = False
     f.win = True                       # T-PARTS: this part's window opens, earlier one closed
-    if f.path is not None and f.owner is not None:
-        st.positions[f.owner] = f.path[f.cur]
+    if f.path is not None and f.owner is not None and f.cur < len(f.path):
+        st.positions[f.owner] = f.path[f.cur]   # an attack after the path moves nobody
     st.close_owner_windows(f)          # T-OWNER: the part resolved ...
     if f.cur == f.parts - 1:
         f.finished = True

@@ -43,12 +43,15 @@ def turn_moves(actor, others) -> list:
 
 def grid_moves(actor, others) -> list:
     """Grid mode: the turn's actions with positions: moves a square either way
-    along the line (and two squares right), a shift, melee and ranged attacks."""
+    along the line (and two squares right), a shift, melee and ranged attacks, and
+    a shift back, then a ranged attack."""
     return [("standard", (("attack", "melee"), ("targets", others[:1]))),
             ("standard", (("attack", "ranged"), ("targets", others[-1:]))),
             ("move", (("steps", ((1, 0),)),)), ("move", (("steps", ((-1, 0),)),)),
             ("move", (("steps", ((1, 0), (1, 0))),)),
             ("move", (("steps", ((0, 1),)), ("shift", True))),
+            ("standard", (("steps", ((-1, 0),)), ("shift", True), ("attack", "ranged"),
+                          ("targets", others[-1:]), ("attack_after", True))),
             ("minor", ()), ("free", ())]
 
 
