@@ -68,7 +68,8 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
         out.append({"name": "path", "type": "path", "label": "the squares entered",
                     "jump": (kind == EVENT and rs.scene.jump) or None,
                     "required": moving and not answer})
-        if rs.scene.shifts and (moving or answer):
+        after = spec is not None and rs.scene.after in spec.flags     # a power moves, attacks
+        if rs.scene.shifts and (moving or answer or after):
             out.append({"name": "shift", "type": "flag",
                         "label": "a shift (it provokes nobody)"})
         if kind == EVENT and rs.scene.forced_kinds:
