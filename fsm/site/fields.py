@@ -54,7 +54,8 @@ def step_fields(rs, kind, combatants, who, scene, answer=False) -> list:
         checked = "when" in listed
         out.append({"name": "when", "type": "when", "choices": list(READY_WHEN),
                     "who": combatants, "words": [who(c) for c in combatants],
-                    "codes": [READY_CODES.get(w, "") if checked else "" for w in READY_WHEN],
+                    "codes": [READY_CODES.get(w, "") if READY_CODES.get(w) in
+                              listed.get("when", ()) else "" for w in READY_WHEN],
                     "label": "when it fires (the rules check it)" if checked else
                              "when it fires (its name says so: the rules do not check it)"})
     if kind != EVENT:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...engine.steps import ANY_COMBATANT
 from .. import Option, Ruleset, StepSpec, register, shared
-from .limits import ANSWERS, OWN_TRIGGER, STACK_MOVES, TURN_ACTIONS, Fighter4e
+from .limits import ANSWERS, OWN_TRIGGER, READY_WHEN, STACK_MOVES, TURN_ACTIONS, Fighter4e
 from .table import REFUSALS, ROWS
 from .words import WORDS
 from .tools import ZOO_RULES, budgets, explore, mistakes, mutants, zoo
@@ -42,7 +43,9 @@ RULESET = register(Ruleset(
     fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
     step_specs=(StepSpec("standard", flags=_JUMPS), StepSpec("move", moving=True, flags=_JUMPS),
-                StepSpec("minor", flags=_JUMPS), StepSpec("ready", text_fields=("readies",)),
+                StepSpec("minor", flags=_JUMPS), StepSpec("ready", text_fields=("readies", "when", "by"),
+                                                 choices=(("when", READY_WHEN),
+                                                          ("by", ANY_COMBATANT))),
                 StepSpec("opportunity", flags=(OWN_TRIGGER,)),
                 StepSpec("interrupt", flags=_JUMPS), StepSpec("reaction", flags=_JUMPS),
                 StepSpec("readied", flags=_JUMPS)),

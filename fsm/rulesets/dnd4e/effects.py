@@ -66,8 +66,10 @@ def name_readied(enc, st):
 
 
 def note_what_is_readied(enc, st):
-    """The ready action's frame remembers what it readies (a standard action by default)."""
+    """The ready action's frame remembers what it readies (a standard action by
+    default); its owner, the circumstance it waits for (T-4E-READY)."""
     enc.stack[-1].readies = st.text.get("readies") or "standard"
+    _f(enc, st).readied_when = (st.text.get("when"), st.text.get("by"))
 
 
 def interrupt_takes_hold(enc, st):

@@ -8,6 +8,7 @@ from ...engine.frames import EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
 from ...engine.turn import turn_ended
 from .. import common as c
+from ..readying import WHEN as _WHEN, readied_guard
 
 TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
 ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
@@ -38,12 +39,17 @@ def resolves_ahead(enc, frame) -> bool:
     return gets_ahead(enc, frame) or cuts_in(enc, frame)
 
 
+# What a Ready may name as its circumstance (T-4E-READY): 4e's steps say no spell
+READY_WHEN = tuple(w for w in _WHEN if w != "casts")
+readied_trigger_met = readied_guard()
+
+
 class Fighter4e(Fighter):
     """A combatant's action slots of its current (or next) own turn, its
     immediate, opportunity and free actions, what it has readied."""
 
     __slots__ = ("standard", "move", "minor", "immediate_used", "immediate_turn",
-                 "opportunity_turn", "free_turn", "free_count", "readied")
+                 "opportunity_turn", "free_turn", "free_count", "readied", "readied_when")
 
     def __init__(self, id, side, **fields):
         super().__init__(id, side)
@@ -52,6 +58,7 @@ class Fighter4e(Fighter):
         self.immediate_turn = self.opportunity_turn = self.free_turn = -1
         self.free_count = 0
         self.readied = None
+        self.readied_when = (None, None)   # the circumstance it fires on, and whose
 
 
 # -- guards of this ruleset -------------------------------------------------------------

@@ -80,7 +80,7 @@ _ENTRIES = [
         rules=("4E-READY", "4E-READY-INITIATIVE"),
         **_REACT,
         immediate_not_own_turn="4E-IMM-OWN-TURN", has_readied="4E-READY",
-        readied_timing="4E-READY-TIMING", **_REACH,
+        readied_timing="4E-READY-TIMING", readied_trigger_met="4E-READY", **_REACH,
         trigger_took_effect="4E-INTERRUPT-LOST", immediate_unused="4E-IMM-ONCE", **_SCENE),
     # An interrupted action can be lost (4E-INTERRUPT-LOST, 4E-OPP-LOST), and the rest
     # of one an immediate reaction came before (4E-REACTION-NEXT)
