@@ -449,8 +449,8 @@ def _readied_for(rec, a):
 
 
 def _is_circumstance(made, when) -> bool:
-    """T-5E-READY without positions: a move (for moves and either reach), an
-    attack, a casting."""
+    """T-5E-READY and T-4E-READY without positions: a move (for moves and either
+    reach), an attack, a casting (5e)."""
     step = made.step
     if when in ("moves", "enters-reach", "leaves-reach"):
         return made.kind == "move" or "squares" in step or "path" in step or \
@@ -460,6 +460,7 @@ def _is_circumstance(made, when) -> bool:
     return step.get("spell") is True or step.get("slot") is True
 
 
+@law("dnd4e", "readied_trigger_met")
 @law("dnd5e", "readied_trigger_met")
 def a_readied_response_answers_the_circumstance_it_was_readied_for(rec):
     for a in rec.allowed:
