@@ -121,6 +121,15 @@ class Player:
         self.log.append(why)
         assert not error, (why, error, self.log)
 
+    def choose(self, css, key, value, why):
+        """Choose in the list ``css`` the entry whose ``data-<key>`` is ``value``."""
+        option = self.b.execute_script(
+            "const o = [...document.querySelectorAll(arguments[0] + ' option')]"
+            ".find((o) => o.dataset[arguments[1]] === arguments[2]); return o ? o.value : null",
+            css, key, value)
+        assert option is not None, (why, css, value, self.log)
+        self.select(css, option, why)
+
     def type(self, css, text):
         self.b.execute_script(_TYPE, css, text)
 
@@ -300,10 +309,13 @@ class Player:
             "return [...document.querySelectorAll('#b-form [data-quick]')].map(b => b.dataset.quick)")
         quick = [(n, json.loads(v)) for n, v in enumerate(quick)]
         covering = [(len(q), n, q) for n, q in quick
-                    if all(extra.get(k) == v for k, v in q.items())]
+                    if all(extra.get(k) == v for k, v in q.items()) and "by" not in extra]
         last = max(covering, key=lambda c: c[:1]) if covering else None
         rest = {k: v for k, v in extra.items() if last is None or k not in last[2]}
         step = self.doc["steps"][i]
+        if "by" in rest:            # the readied action's trigger: who, then does what
+            self.choose("#b-form [data-when-who]", "id", rest.pop("by"), "who")
+            self.choose("#b-form [data-when-what]", "code", rest.pop("when"), "does what")
         for name, value in rest.items():
             if name == "path":
                 continue
