@@ -30,16 +30,18 @@ NO_FRAME = STACK_MOVES | {"end-turn"}
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "forced", "attack", "targets")
 
-STEP_FIELDS = {"actor", "attack", "attack_after", "attacks", "comment", "do", "expect", "forced",
-               "id", "name", "on", "own_trigger", "parts", "path", "provokes", "readies", "ruling",
-               "shift", "squares", "targets", "teleport", "to", "triggers"}
+STEP_FIELDS = {"actor", "attack", "attack_after", "attacks", "by", "comment", "do", "expect",
+               "forced", "id", "name", "on", "own_trigger", "parts", "path", "provokes", "readies",
+               "ruling", "shift", "squares", "targets", "teleport", "to", "triggers", "when"}
 # FORMAT.md: the true/false fields and the kinds that take them, in T-ERRORS's order
 # (its lists are in name order; `attack_after`, which it does not name, goes by its name).
 FLAGS = (("attack_after", {"standard", "move", "minor", "interrupt", "reaction", "readied"}),
          ("own_trigger", {"opportunity"}),
          ("teleport", {"standard", "move", "minor", "interrupt", "reaction", "readied"}))
 # T-ERRORS: these fields given as null are read as absent; any other null is bad-value.
-NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "readies")
+NULL_IS_ABSENT = ("actor", "to", "name", "triggers", "by", "readies", "when")
+# T-4E-READY: the circumstances a `ready` may name with `when`.
+READY_WHEN = ("moves", "enters-reach", "leaves-reach", "attacks")
 MOMENT_ID = re.compile(r"^turn-(start|end)@\d+$")    # FORMAT.md: always taken
 ATTACKS = ("melee", "ranged", "area", "close")
 FORCED = ("push", "pull", "slide", "teleport")
@@ -195,6 +197,7 @@ TABLE = {
           _c("immediate_not_own_turn", "immediate-on-own-turn", "4E-IMM-OWN-TURN"),
           _c("has_readied", "no-readied-action", "4E-READY"),
           _c("readied_timing", "readied-timing", "4E-READY-TIMING"),
+          _c("readied_trigger_met", "readied-trigger-not-met", "4E-READY"),
           _c("movement_in_progress", "not-mid-move", "4E-REACTION-MOVE"),
           _c("reach_entered", "reach-not-entered", "4E-REACTION-MOVE", "4E-SCENE-GRID"),
           _c("trigger_took_effect", "trigger-cancelled", "4E-INTERRUPT-LOST"),
@@ -279,6 +282,8 @@ class Frame:
         self.cuts_in = False        # an immediate reaction (reaction, readied-as-reaction)
         self.interrupted_part = None
         self.readies = None
+        self.when = None            # a ready's circumstance (T-4E-READY)
+        self.by = None
         # the scene (FORMAT.md, The scene)
         self.path = None            # the squares entered, one per part
         self.start = None           # where the owner stood when the step was declared
@@ -303,6 +308,7 @@ class State:
         self.budgets = {cid: {"standard": 1, "move": 1, "minor": 1, "immediate": 1,
                               "opportunity": 1, "free_used": 0, "readied": None}
                         for cid in self.sides}
+        self.readied_trigger = {}   # {combatant: (when, by)} of what it readied (T-4E-READY)
         self.positions = None       # {combatant: (x, y)} when the encounter has a scene
         self.reach = {}
         if all("at" in c for c in combatants):
@@ -550,8 +556,8 @@ def mark_lost(st, f):
 # that answers nothing, `on`, two part counts, a part count's value,
 # `provokes`, `triggers`, `attack`, `targets`, `shift`, `forced`, `path`
 # (_read_path gives its own order), `ruling`, `name`, the true/false fields
-# (`attack_after`, `own_trigger`, `teleport`), the free-text fields
-# (`readies`); a `to` naming no frame comes last (find_trigger).
+# (`attack_after`, `own_trigger`, `teleport`), the free-text fields in name
+# order (`by`, `readies`, `when`); a `to` naming no frame comes last (find_trigger).
 
 
 def _is_int(v):
@@ -588,7 +594,7 @@ def read_step(st, step, n):
     _read_lists(st, step)
     _read_shift_forced(step, kind)
     _read_path(st, step, actor, kind)
-    _read_texts(step, kind)
+    _read_texts(st, step, kind)
     return kind, actor, fid, step
 
 
@@ -729,7 +735,7 @@ def _walk(st, squares, actor, teleport):
             err("bad-path", "the path ends on %s's square" % c)
 
 
-def _read_texts(step, kind):
+def _read_texts(st, step, kind):
     if "ruling" in step and step["ruling"] not in ("allow", "deny"):
         err("bad-value", "bad ruling")
     if "name" in step and not isinstance(step["name"], str):
@@ -740,11 +746,16 @@ def _read_texts(step, kind):
                 err("field-of-another-kind", "%r does not belong to %s" % (k, kind))
             if not isinstance(step[k], bool):
                 err("bad-value", "%s must be true or false" % k)
-    if "readies" in step:
-        if kind != "ready":
-            err("field-of-another-kind", "'readies' belongs to a ready step")
-        if not isinstance(step["readies"], str):
-            err("bad-value", "readies must be a string")
+    for k in ("by", "readies", "when"):     # each: its kind, its value, then its meaning
+        if k in step:
+            if kind != "ready":
+                err("field-of-another-kind", "%r belongs to a ready step" % k)
+            if not isinstance(step[k], str):
+                err("bad-value", "%s must be a string" % k)
+            if k == "by" and step[k] not in st.sides:
+                err("unknown-combatant", "unknown combatant %r in by" % step[k])
+            if k == "when" and step[k] not in READY_WHEN:
+                err("bad-value", "when must be one of %s" % ", ".join(READY_WHEN))
     # T-ERRORS: `comment` is never read, whatever its value.
 
 
@@ -833,6 +844,30 @@ def _readied_timing(st, cx, f):
     return trigger_resolved(f) and moved_one_square(f)
 
 
+def _readied_trigger_met(st, cx, f):
+    """T-4E-READY: the trigger is the doing of the combatant `by` names and the
+    circumstance `when` names, read on its part that resolved last, or, under
+    `readied_as: interrupt`, on its part pending. Without either, not checked."""
+    when, by = st.readied_trigger.get(cx.actor, (None, None))
+    if by is not None and f.owner != by:
+        return False
+    if when is None:
+        return True
+    if f.moment is not None:       # a turn moment is none of the circumstances
+        return False
+    if when == "attacks":
+        return f.attack is not None or f.kind == "opportunity"
+    if when == "moves" or st.positions is None:
+        return f.is_move
+    part = f.cur if st.options["readied_as"] == "interrupt" or not f.cur_pending else f.cur - 1
+    if not f.path or not 0 <= part < len(f.path):
+        return False               # no path, or the attack after it, crosses no square
+    here, r = st.positions[cx.actor], st.reach[cx.actor]
+    before = f.path[part - 1] if part > 0 else f.start
+    inside, was = distance(f.path[part], here) <= r, distance(before, here) <= r
+    return inside and not was if when == "enters-reach" else was and not inside
+
+
 def _movement_in_progress(st, cx, f):
     """not-mid-move: an answer `on: enters-reach` comes while the move is under
     way; with a scene, also after a move that entered the reach on its last
@@ -873,6 +908,7 @@ TRIGGER_CHECKS = {
     "reach_entered": _reach_entered,
     "trigger_took_effect": lambda st, cx, f: not f.lost,
     "readied_timing": _readied_timing,
+    "readied_trigger_met": _readied_trigger_met,
 }
 
 STACK_CHECKS = {
@@ -1015,6 +1051,7 @@ def new_frame(st, kind, actor, fid, step):
     f.targets = list(step.get("targets") or [])
     if kind == "ready":
         f.readies = step.get("readies", "standard")
+        f.when, f.by = step.get("when"), step.get("by")
     return f
 
 
@@ -1070,6 +1107,7 @@ def resolve_part(st, f):
 def on_finish(st, f):
     if f.kind == "ready" and f.owner is not None:
         st.budgets[f.owner]["readied"] = f.readies or "standard"
+        st.readied_trigger[f.owner] = (f.when, f.by)
     if f.trigger is None:
         return
     t = st.frames[f.trigger]
