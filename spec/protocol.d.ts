@@ -62,6 +62,7 @@ export interface Vector {
     at?: Square;
     /** Schema: minimum 1, maximum 20. */
     reach?: number;
+    surprised?: boolean;
     /** Schema: minimum 0, maximum 1000. */
     speed?: number;
     bonus?: boolean;
@@ -88,7 +89,7 @@ export interface Rulesets {
     kinds: "standard" | "move" | "minor" | "ready" | "free" | "free-response" | "no-action" | "opportunity" | "interrupt" | "reaction" | "readied" | "lose" | "end-turn" | "resolve" | "continue" | "event";
     fields: "actor" | "attack" | "attack_after" | "attacks" | "by" | "comment" | "do" | "expect" | "forced" | "id" | "name" | "on" | "own_trigger" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "squares" | "targets" | "teleport" | "to" | "triggers" | "when";
     options: "free_actions_per_turn" | "opportunity_limit_turns" | "readied_as" | "reaction_window";
-    combatantFields: "id" | "side" | "name" | "at" | "reach";
+    combatantFields: "id" | "side" | "name" | "at" | "reach" | "surprised";
   };
   dnd5e: {
     kinds: "action" | "dash" | "disengage" | "ready" | "bonus" | "move" | "interact" | "reaction" | "opportunity" | "readied" | "counter" | "end-turn" | "resolve" | "continue" | "event";

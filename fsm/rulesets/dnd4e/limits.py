@@ -49,10 +49,13 @@ class Fighter4e(Fighter):
     immediate, opportunity and free actions, what it has readied."""
 
     __slots__ = ("standard", "move", "minor", "immediate_used", "immediate_turn",
-                 "opportunity_turn", "free_turn", "free_count", "readied", "readied_when")
+                 "opportunity_turn", "free_turn", "free_count", "readied", "readied_when",
+                 "surprised")
+    FIELDS = {"surprised": bool}
 
-    def __init__(self, id, side, **fields):
+    def __init__(self, id, side, *, surprised: bool = False):
         super().__init__(id, side)
+        self.surprised = surprised         # it acts not at all in the surprise round
         self.standard = self.move = self.minor = 1
         self.immediate_used = False
         self.immediate_turn = self.opportunity_turn = self.free_turn = -1
@@ -336,3 +339,29 @@ def window_survives(enc, st):
 def not_kept(enc, st):
     """The top frame is not already marked to stay open."""
     return not enc.stack[-1].kept
+
+
+# -- surprise (T-4E-SURPRISE) -----------------------------------------------------------
+
+def surprise_round(enc) -> bool:
+    """The first round is a surprise round when some combatant is surprised."""
+    return enc.round == 1 and any(f.surprised for f in enc.fighters.values())
+
+
+@guard("surprised", "{actor} is surprised: it takes no action of any kind in the surprise "
+       "round (round 1)", seen=_fighter_seen, ok="{actor} is not surprised now")
+def not_surprised(enc, st):
+    """A surprised combatant takes no action, not even a free, opportunity or
+    immediate one, until the surprise round ends."""
+    return not (enc.fighters[st.actor].surprised and surprise_round(enc))
+
+
+@guard("surprise-round-one-action", "{actor} has taken its one action of the surprise "
+       "round: a standard, a move or a minor action, not two", seen=_fighter_seen,
+       ok="{actor} has taken no action yet in the surprise round")
+def one_action_in_surprise_round(enc, st):
+    """In the surprise round each combatant who is not surprised takes one
+    action on its turn: a standard, a move or a minor action (free actions
+    besides)."""
+    f = enc.fighters[st.actor]
+    return not surprise_round(enc) or (f.standard, f.move, f.minor) == (1, 1, 1)

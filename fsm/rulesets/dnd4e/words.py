@@ -31,6 +31,7 @@ WORDS = Words(
            ATTACK_AFTER: "a power that moves, then attacks (shift 1 square, then a ranged "
                          "attack): the attack is made from the last square of the path"},
     provokes="{mover} provokes {who}",
+    fields={"surprised": "surprised (it does nothing in the surprise round)"},
     reasons={
         "trigger-not-resolved": "{trigger} has not taken effect yet: an immediate reaction "
                                 "comes after its trigger",
@@ -40,6 +41,8 @@ WORDS = Words(
                                       "reaction breaks into a move only after one",
         "not-mid-move": "{trigger} is not a move under way: the answer comes before the "
                         "move ends",
+        "surprised": "{actor} is surprised: it does nothing at all in the surprise round",
+        "surprise-round-one-action": "{actor} has taken its one action of the surprise round",
         "readied-timing": "the readied action does not fit {trigger} now: it comes "
                           "after its trigger (option readied_as says when)",
     },
