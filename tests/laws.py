@@ -29,6 +29,7 @@ class Record:
         self.owner = {}                        # frame id -> whose it is
         self.serial = enc.turn_serial
         self.starts[enc.active].append(self.serial)
+        self.round_of = {self.serial: enc.round}   # turn serial -> its round
         # each combatant's own fields as the encounter starts (5e: its conditions,
         # which events may change later: condition())
         self.fields = {cid: {k: getattr(f, k) for k in type(f).FIELDS}
@@ -38,6 +39,7 @@ class Record:
         if self.enc.turn_serial != self.serial:
             self.serial = self.enc.turn_serial
             self.starts[self.enc.active].append(self.serial)
+            self.round_of[self.serial] = self.enc.round
 
     def is_open(self, fid) -> bool:
         """Made, and neither finished nor lost, disrupted or countered."""
@@ -87,8 +89,8 @@ class Allowed:
 
     def parts(self) -> int:
         step = self.step
-        if "path" in step:
-            return len(step["path"])
+        if "path" in step:          # an attack after the path is a part of its own
+            return len(step["path"]) + (step.get("attack_after") is True)
         given = step.get("squares") or step.get("attacks") or step.get("parts")
         if given:
             return given
@@ -235,6 +237,23 @@ def standard_move_minor_per_turn(rec):
         assert n["standard"] <= 1, (key, n)
         assert n["standard"] + n["move"] <= 2, (key, n)
         assert n["standard"] + n["move"] + n["minor"] <= 3, (key, n)
+
+
+@law("dnd4e", "not_surprised", "one_action_in_surprise_round")
+def the_surprised_do_nothing_and_the_others_one_action_in_the_surprise_round(rec):
+    """T-4E-SURPRISE: round 1 is the surprise round when someone is surprised."""
+    surprised = {cid for cid, f in rec.fields.items() if f.get("surprised")}
+    if not surprised:
+        return
+    acting = rec.enc.ruleset.turn_actions | rec.enc.ruleset.answer_kinds
+    actions = Counter()
+    for a in rec.allowed:
+        if rec.round_of.get(a.serial) != 1 or a.kind not in acting:
+            continue
+        assert a.actor not in surprised, (a.actor, a.kind, "surprised")
+        if a.kind in ("standard", "move", "minor", "ready"):
+            actions[a.actor, a.serial] += 1
+    _at_most(actions, 1, "actions in the surprise round")
 
 
 @law("dnd4e", "own_turn")
