@@ -72,55 +72,70 @@ def _c(check, reason, *rules):
 
 TABLE = {
     "standard": [
-        ((TA,), ["4E-ACTION-TYPES", "4E-STANDARD-OWN-TURN", "4E-ONE-AT-A-TIME", "4E-STANDARD", "4E-SCENE-STATED"],
+        ((TA,), ["4E-ACTION-TYPES", "4E-STANDARD-OWN-TURN", "4E-SURPRISE", "4E-ONE-AT-A-TIME", "4E-STANDARD",
+                 "4E-SCENE-STATED"],
          [_c("own_turn", "not-your-turn", "4E-STANDARD-OWN-TURN"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME"),
           _c("standard_slot", "standard-action-used", "4E-STANDARD"),
+          _c("one_action_in_surprise_round", "surprise-round-one-action", "4E-SURPRISE"),
           _c("provocation_fits_scene", "provocation-contradicts-scene", "4E-SCENE-STATED")]),
         (NON_ACTING, None,
          [_c("own_turn", "not-your-turn", "4E-STANDARD-OWN-TURN"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME")]),
     ],
     "move": [
-        ((TA,), ["4E-ACTION-TYPES", "4E-MOVE", "4E-ONE-AT-A-TIME", "4E-MOVE-ONE", "4E-SUBSTITUTE", "4E-SCENE-STATED"],
+        ((TA,), ["4E-ACTION-TYPES", "4E-MOVE", "4E-SURPRISE", "4E-ONE-AT-A-TIME", "4E-MOVE-ONE", "4E-SUBSTITUTE",
+                 "4E-SCENE-STATED"],
          [_c("own_turn", "not-your-turn", "4E-MOVE"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME"),
           _c("move_slot", "move-action-used", "4E-MOVE-ONE", "4E-SUBSTITUTE"),
+          _c("one_action_in_surprise_round", "surprise-round-one-action", "4E-SURPRISE"),
           _c("provocation_fits_scene", "provocation-contradicts-scene", "4E-SCENE-STATED")]),
         (NON_ACTING, None,
          [_c("own_turn", "not-your-turn", "4E-MOVE"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME")]),
     ],
     "minor": [
-        ((TA,), ["4E-ACTION-TYPES", "4E-MINOR", "4E-ONE-AT-A-TIME", "4E-MINOR-ONE", "4E-SUBSTITUTE", "4E-SCENE-STATED"],
+        ((TA,), ["4E-ACTION-TYPES", "4E-MINOR", "4E-SURPRISE", "4E-ONE-AT-A-TIME", "4E-MINOR-ONE", "4E-SUBSTITUTE",
+                 "4E-SCENE-STATED"],
          [_c("own_turn", "not-your-turn", "4E-MINOR"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME"),
           _c("minor_slot", "minor-action-used", "4E-MINOR-ONE", "4E-SUBSTITUTE"),
+          _c("one_action_in_surprise_round", "surprise-round-one-action", "4E-SURPRISE"),
           _c("provocation_fits_scene", "provocation-contradicts-scene", "4E-SCENE-STATED")]),
         (NON_ACTING, None,
          [_c("own_turn", "not-your-turn", "4E-MINOR"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME")]),
     ],
     "ready": [
-        ((TA,), ["4E-READY", "4E-READY-COST", "4E-ONE-AT-A-TIME"],
+        ((TA,), ["4E-READY", "4E-READY-COST", "4E-SURPRISE", "4E-ONE-AT-A-TIME"],
          [_c("own_turn", "not-your-turn", "4E-READY-COST"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME"),
-          _c("standard_slot", "standard-action-used", "4E-READY-COST")]),
+          _c("standard_slot", "standard-action-used", "4E-READY-COST"),
+          _c("one_action_in_surprise_round", "surprise-round-one-action", "4E-SURPRISE")]),
         (NON_ACTING, None,
          [_c("own_turn", "not-your-turn", "4E-READY-COST"),
           _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME")]),
     ],
     "free": [
-        ((TS, TA, WI, WR, TE), ["4E-ACTION-TYPES", "4E-FREE", "4E-ONE-AT-A-TIME", "4E-FREE-LIMIT", "4E-SCENE-STATED"],
-         [_c("no_own_action_pending", "own-action-in-progress", "4E-ONE-AT-A-TIME"),
+        ((TS, TA, WI, WR, TE), ["4E-ACTION-TYPES", "4E-FREE", "4E-SURPRISE", "4E-ONE-AT-A-TIME", "4E-FREE-LIMIT",
+                                "4E-SCENE-STATED"],
+         [_c("not_surprised", "surprised", "4E-SURPRISE"),
+          _c("no_own_action_pending", "own-action-in-progress", "4E-ONE-AT-A-TIME"),
           _c("free_within_limit", "free-action-limit", "4E-FREE-LIMIT"),
           _c("provocation_fits_scene", "provocation-contradicts-scene", "4E-SCENE-STATED")]),
     ],
     "free-response": [
-        (ANSWER_PHASES, ["4E-TRIGGERED-FREE", "4E-FREE", "4E-TRIGGER", "4E-STACK", "4E-FREE-LIMIT", "4E-SCENE-STATED"],
+        (ANSWER_PHASES, ["4E-TRIGGERED-FREE", "4E-FREE", "4E-TRIGGER", "4E-STACK", "4E-SURPRISE",
+                         "4E-FREE-LIMIT", "4E-SCENE-STATED"],
          [_c("has_trigger", "no-trigger", "4E-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-STACK"),
           _c("nothing_unresolved_above", "unresolved-above", "4E-STACK"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("free_within_limit", "free-action-limit", "4E-FREE-LIMIT"),
           _c("provocation_fits_scene", "provocation-contradicts-scene", "4E-SCENE-STATED")]),
         ((TA,), None,
@@ -128,21 +143,25 @@ TABLE = {
           _c("trigger_still_open", "trigger-passed", "4E-STACK")]),
     ],
     "no-action": [
-        (ANSWER_PHASES, ["4E-TRIGGERED-FREE", "4E-NO-ACTION", "4E-TRIGGER", "4E-STACK", "4E-SCENE-STATED"],
+        (ANSWER_PHASES, ["4E-TRIGGERED-FREE", "4E-NO-ACTION", "4E-TRIGGER", "4E-STACK", "4E-SURPRISE",
+                         "4E-SCENE-STATED"],
          [_c("has_trigger", "no-trigger", "4E-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-STACK"),
           _c("nothing_unresolved_above", "unresolved-above", "4E-STACK"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("provocation_fits_scene", "provocation-contradicts-scene", "4E-SCENE-STATED")]),
         ((TA,), None,
          [_c("has_trigger", "no-trigger", "4E-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-STACK")]),
     ],
     "opportunity": [
-        (ANSWER_PHASES, ["4E-OPP-ANYONE", "4E-TRIGGER", "4E-STACK", "4E-OPP-OWN-TURN", "4E-OPP-INTERRUPTS",
-                         "4E-OPP-TRIGGER", "4E-SCENE-GRID", "4E-OPP-ONCE", "4E-SCENE-STATED"],
+        (ANSWER_PHASES, ["4E-OPP-ANYONE", "4E-TRIGGER", "4E-STACK", "4E-SURPRISE", "4E-OPP-OWN-TURN",
+                         "4E-OPP-INTERRUPTS", "4E-OPP-TRIGGER", "4E-SCENE-GRID", "4E-OPP-ONCE",
+                         "4E-SCENE-STATED"],
          [_c("has_trigger", "no-trigger", "4E-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-STACK"),
           _c("nothing_unresolved_above", "unresolved-above", "4E-STACK"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("opportunity_not_own_turn", "opportunity-on-own-turn", "4E-OPP-OWN-TURN"),
           _c("trigger_pending", "trigger-already-resolved", "4E-OPP-INTERRUPTS"),
           _c("triggered_by_enemy", "trigger-not-by-enemy", "4E-OPP-TRIGGER"),
@@ -154,11 +173,12 @@ TABLE = {
           _c("trigger_still_open", "trigger-passed", "4E-STACK")]),
     ],
     "interrupt": [
-        (ANSWER_PHASES, ["4E-IMM-KINDS", "4E-IMM-TRIGGER", "4E-STACK", "4E-IMM-OWN-TURN", "4E-INTERRUPT",
-                         "4E-IMM-ONCE", "4E-SCENE-STATED"],
+        (ANSWER_PHASES, ["4E-IMM-KINDS", "4E-IMM-TRIGGER", "4E-STACK", "4E-SURPRISE", "4E-IMM-OWN-TURN",
+                         "4E-INTERRUPT", "4E-IMM-ONCE", "4E-SCENE-STATED"],
          [_c("has_trigger", "no-trigger", "4E-IMM-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-STACK"),
           _c("nothing_unresolved_above", "unresolved-above", "4E-STACK"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("immediate_not_own_turn", "immediate-on-own-turn", "4E-IMM-OWN-TURN"),
           _c("trigger_pending", "trigger-already-resolved", "4E-INTERRUPT"),
           _c("immediate_unused", "immediate-used-this-round", "4E-IMM-ONCE"),
@@ -169,11 +189,12 @@ TABLE = {
     ],
     "reaction": [
         (ANSWER_PHASES, ["4E-IMM-KINDS", "4E-TRIGGER", "4E-REACTION-NEXT", "4E-REACTION-WINDOW", "4E-STACK",
-                         "4E-IMM-OWN-TURN", "4E-REACTION", "4E-REACTION-MOVE", "4E-SCENE-GRID",
+                         "4E-SURPRISE", "4E-IMM-OWN-TURN", "4E-REACTION", "4E-REACTION-MOVE", "4E-SCENE-GRID",
                          "4E-INTERRUPT-LOST", "4E-IMM-ONCE", "4E-SCENE-STATED"],
          [_c("has_trigger", "no-trigger", "4E-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-REACTION-NEXT", "4E-REACTION-WINDOW"),
           _c("nothing_unresolved_above", "unresolved-above", "4E-STACK"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("immediate_not_own_turn", "immediate-on-own-turn", "4E-IMM-OWN-TURN"),
           _c("trigger_resolved", "trigger-not-resolved", "4E-REACTION"),
           _c("moved_one_square", "moved-less-than-one-square", "4E-REACTION-MOVE"),
@@ -188,12 +209,13 @@ TABLE = {
     ],
     "readied": [
         (ANSWER_PHASES, ["4E-READY", "4E-READY-INITIATIVE", "4E-TRIGGER", "4E-REACTION-NEXT",
-                         "4E-REACTION-WINDOW", "4E-STACK", "4E-IMM-OWN-TURN", "4E-READY-TIMING",
-                         "4E-REACTION-MOVE", "4E-SCENE-GRID", "4E-INTERRUPT-LOST", "4E-IMM-ONCE",
-                         "4E-SCENE-STATED"],
+                         "4E-REACTION-WINDOW", "4E-STACK", "4E-SURPRISE", "4E-IMM-OWN-TURN",
+                         "4E-READY-TIMING", "4E-REACTION-MOVE", "4E-SCENE-GRID", "4E-INTERRUPT-LOST",
+                         "4E-IMM-ONCE", "4E-SCENE-STATED"],
          [_c("has_trigger", "no-trigger", "4E-TRIGGER"),
           _c("trigger_still_open", "trigger-passed", "4E-REACTION-NEXT", "4E-REACTION-WINDOW"),
           _c("nothing_unresolved_above", "unresolved-above", "4E-STACK"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
           _c("immediate_not_own_turn", "immediate-on-own-turn", "4E-IMM-OWN-TURN"),
           _c("has_readied", "no-readied-action", "4E-READY"),
           _c("readied_timing", "readied-timing", "4E-READY-TIMING"),
@@ -309,6 +331,10 @@ class State:
                               "opportunity": 1, "free_used": 0, "readied": None}
                         for cid in self.sides}
         self.readied_trigger = {}   # {combatant: (when, by)} of what it readied (T-4E-READY)
+        # T-4E-SURPRISE: who is surprised, and the actions (standard, move, minor,
+        # ready) the active combatant has taken on this turn
+        self.surprised = {c["id"] for c in combatants if c.get("surprised") is True}
+        self.turn_actions = 0
         self.positions = None       # {combatant: (x, y)} when the encounter has a scene
         self.reach = {}
         if all("at" in c for c in combatants):
@@ -330,6 +356,10 @@ class State:
         self.frames[fid] = f
         self.stack.append(f)
         return f
+
+    def surprise_round(self):
+        """T-4E-SURPRISE: round 1, when some combatant is surprised; only the round decides."""
+        return self.round == 1 and bool(self.surprised)
 
     def turn_ended(self):
         return any(f.moment == "turn-end" for f in self.stack)
@@ -383,6 +413,7 @@ class State:
         nxt = self.initiative[(idx + 1) % n]
         self.turn += 1
         self.active = nxt
+        self.turn_actions = 0
         for cid, b in self.budgets.items():
             b["opportunity"] = 1
             b["free_used"] = 0
@@ -804,6 +835,8 @@ ACTION_CHECKS = {
     "no_own_action_pending": lambda st, cx: not any(
         (not g.finished) and g.owner == cx.actor for g in st.stack),
     "free_within_limit": _free_within_limit,
+    "not_surprised": lambda st, cx: not (st.surprise_round() and cx.actor in st.surprised),
+    "one_action_in_surprise_round": lambda st, cx: not st.surprise_round() or st.turn_actions == 0,
     "opportunity_not_own_turn": lambda st, cx: cx.actor != st.active,
     "immediate_not_own_turn": lambda st, cx: cx.actor != st.active,
     "immediate_unused": lambda st, cx: st.budgets[cx.actor]["immediate"] > 0,
@@ -1015,6 +1048,8 @@ def spend_action(b, kind):
 def spend(st, kind, actor, step):
     o = st.options
     b = st.budgets[actor] if actor is not None else None
+    if kind in ("standard", "move", "minor", "ready"):
+        st.turn_actions += 1            # T-4E-SURPRISE: free actions are not counted
     if kind in ("standard", "move", "minor"):
         spend_action(b, kind)
     elif kind == "ready":
@@ -1166,6 +1201,8 @@ def combatants_error(cs):
     ids = [c["id"] for c in cs]
     if len(set(ids)) != len(ids):
         return "two combatants with one id"
+    if any("surprised" in c and not isinstance(c["surprised"], bool) for c in cs):
+        return "surprised is true or false"
     if any("at" in c and not _is_square(c["at"]) for c in cs):
         return "a square is two integers"
     at = [tuple(c["at"]) for c in cs if "at" in c]
