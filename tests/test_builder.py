@@ -279,21 +279,20 @@ def test_an_answer_on_a_stated_provocation_reads_as_a_supposition():
 
 
 def test_the_readied_circumstance_is_offered_as_the_word_the_rules_check():
-    """5e's ready takes when: the form's list gives each circumstance its
-    word; 4e's takes none, so its list only names the readied action."""
-    for ruleset, checked in (("dnd5e", True), ("dnd4e", False)):
+    """A ready's when: the form's list gives each circumstance the rules
+    check its word (5e's casting a spell among them, not 4e's), and the
+    others none: they only name the readied action."""
+    for ruleset, casts in (("dnd5e", "casts"), ("dnd4e", "")):
         text = _edit("", op="new", ruleset=ruleset)
         text = edit(text, {"op": "add-combatants", "text": "ayla vs orc"})["text"]
         when = [f for c in _choices(menu(text)) if c["steps"][-1]["do"] == "ready"
                 for f in c["fields"] if f["type"] == "when"]
         assert when, ruleset
         codes = dict(zip(when[0]["choices"], when[0]["codes"]))
-        if checked:
-            assert codes["enters {who}'s reach"] == "enters-reach" and codes["speaks"] == ""
-            assert not [f for c in _choices(menu(text)) for f in c["fields"]
-                        if f["name"] == "when" and f["type"] == "text"]
-        else:
-            assert set(codes.values()) == {""}
+        assert codes["enters {who}'s reach"] == "enters-reach" and codes["speaks"] == ""
+        assert codes["casts a spell"] == casts, ruleset
+        assert not [f for c in _choices(menu(text)) for f in c["fields"]
+                    if f["name"] == "when" and f["type"] == "text"]
 
 
 def test_a_bonus_action_spell_is_offered_in_one_click():

@@ -348,8 +348,22 @@ def surprise_round(enc) -> bool:
     return enc.round == 1 and any(f.surprised for f in enc.fighters.values())
 
 
+def _surprise_seen(enc, st):
+    seen = _fighter_seen(enc, st)
+    in_it = surprise_round(enc)
+    seen["not_surprised"] = f"{st.actor} is not surprised" if in_it else ""
+    seen["none_yet"] = f"{st.actor} has taken no action yet in the surprise round" \
+        if in_it else ""
+    return seen
+
+
+def _in_surprise_round(enc, st, rules) -> tuple:
+    """Surprise bears on a step only in a surprise round."""
+    return rules if surprise_round(enc) else ()
+
+
 @guard("surprised", "{actor} is surprised: it takes no action of any kind in the surprise "
-       "round (round 1)", seen=_fighter_seen, ok="{actor} is not surprised now")
+       "round (round 1)", seen=_surprise_seen, ok="{not_surprised}", bears=_in_surprise_round)
 def not_surprised(enc, st):
     """A surprised combatant takes no action, not even a free, opportunity or
     immediate one, until the surprise round ends."""
@@ -357,8 +371,8 @@ def not_surprised(enc, st):
 
 
 @guard("surprise-round-one-action", "{actor} has taken its one action of the surprise "
-       "round: a standard, a move or a minor action, not two", seen=_fighter_seen,
-       ok="{actor} has taken no action yet in the surprise round")
+       "round: a standard, a move or a minor action, not two", seen=_surprise_seen,
+       ok="{none_yet}", bears=_in_surprise_round)
 def one_action_in_surprise_round(enc, st):
     """In the surprise round each combatant who is not surprised takes one
     action on its turn: a standard, a move or a minor action (free actions
