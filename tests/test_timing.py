@@ -420,7 +420,9 @@ def _precedence_citations(text):
 
 
 # PRECEDENCE.md: of the examples a check lists, a verdict cites those the step follows
-EXAMPLES_CITED_WHERE_THEY_FIT = frozenset({"5E-SHIELD", "5E-COUNTERSPELL"})
+# cited only where they bear on the step: the texts' examples the step follows,
+# and surprise in a surprise round
+EXAMPLES_CITED_WHERE_THEY_FIT = frozenset({"5E-SHIELD", "5E-COUNTERSPELL", "4E-SURPRISE"})
 
 
 def _follows(rules: tuple, listed: tuple) -> bool:

@@ -156,7 +156,8 @@ def render_precedence() -> str:
         "an allowed step cites the ids after *allowed* in the line of its phase.",
         "Where a check lists the texts' examples of its rule (5e's Shield and",
         "Counterspell), a verdict, allowed or not, cites only those the step",
-        "follows (TIMING.md, T-5E-REACTION).",
+        "follows (TIMING.md, T-5E-REACTION); 4e's surprise (4E-SURPRISE) is cited",
+        "only in a surprise round (T-4E-SURPRISE).",
         "",
     ]
     for ruleset, rs in RULESETS.items():
