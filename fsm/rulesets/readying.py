@@ -6,7 +6,8 @@ Without ``when`` and ``by`` nothing is checked (the step's name may say the
 circumstance in words). A readied action taken after its trigger reads the
 part that resolved last; one taken before it (4e's ``readied_as:
 interrupt``) reads the part pending. What makes a step a move or a casting
-beyond its path is the ruleset's (:func:`readied_guard`).
+beyond its path, and when a readied action comes first, is the ruleset's
+(:func:`readied_guard`).
 """
 
 from __future__ import annotations
@@ -21,19 +22,14 @@ SAYS = {"moves": "moves", "enters-reach": "enters {actor}'s reach",
         "leaves-reach": "leaves {actor}'s reach", "attacks": "attacks", "casts": "casts a spell"}
 
 
-def _ahead(enc) -> bool:
-    """Whether a readied action comes before its trigger (4e's option)."""
-    return enc.options.get("readied_as") == "interrupt"
-
-
-def _reach_crossed(enc, actor, frame, entering: bool) -> bool:
+def _reach_crossed(enc, actor, frame, entering: bool, ahead: bool) -> bool:
     """Whether the square of ``frame`` in question (the one that resolved
-    last, or the one pending for a readied action taken before its trigger)
+    last, or, ``ahead``, the one pending: a readied action taken before it)
     takes its owner into (``entering``) or out of ``actor``'s reach; without
     positions, whether it is a move at all (the caller's question)."""
     if not enc.scene:
         return True
-    n = frame.done + (1 if _ahead(enc) else 0)
+    n = frame.done + (1 if ahead else 0)
     if not frame.path or n < 1 or n > len(frame.path):
         return False
     me = enc.fighters[actor]
@@ -44,10 +40,11 @@ def _reach_crossed(enc, actor, frame, entering: bool) -> bool:
     return inside if entering else outside
 
 
-def readied_guard(moving=frozenset(), casting=frozenset()):
+def readied_guard(moving=frozenset(), casting=frozenset(), ahead=lambda enc: False):
     """The guard ``readied_trigger_met`` of a ruleset whose readied frames
-    with a flag of ``moving`` are moves, and whose steps with a flag of
-    ``casting`` cast a spell."""
+    with a flag of ``moving`` are moves, whose steps with a flag of
+    ``casting`` cast a spell, and whose readied action comes before its
+    trigger when ``ahead(enc)`` (4e's option)."""
 
     def moves(frame) -> bool:
         return bool(frame.path) or frame.moving or (frame.kind == "readied"
@@ -57,7 +54,8 @@ def readied_guard(moving=frozenset(), casting=frozenset()):
         if when == "moves":
             return moves(frame)
         if when in ("enters-reach", "leaves-reach"):
-            return moves(frame) and _reach_crossed(enc, actor, frame, when == "enters-reach")
+            return moves(frame) and _reach_crossed(enc, actor, frame, when == "enters-reach",
+                                                   ahead(enc))
         if when == "attacks":
             return frame.attack is not None or frame.kind == "opportunity"
         return bool(frame.flags & casting)          # casts

@@ -17,19 +17,23 @@ INTERRUPTING = frozenset({"interrupt", "opportunity"})
 OWN_TRIGGER = "own_trigger"     # an opportunity action whose power states its own trigger
 
 
+def readied_first(enc) -> bool:
+    """Whether a readied action is taken before its trigger (``readied_as:
+    interrupt``) rather than after it (T-4E-READY)."""
+    return enc.options["readied_as"] == "interrupt"
+
+
 def gets_ahead(enc, frame) -> bool:
     """Whether ``frame`` resolves ahead of what it answers: an interrupt, an
     opportunity action, or the readied action under ``readied_as: interrupt``."""
-    return frame.kind in INTERRUPTING or (frame.kind == "readied"
-                                          and enc.options["readied_as"] == "interrupt")
+    return frame.kind in INTERRUPTING or (frame.kind == "readied" and readied_first(enc))
 
 
 def cuts_in(enc, frame) -> bool:
     """Whether ``frame`` is an immediate reaction (a reaction, or the readied
     action taken as one): it may interrupt what its trigger's owner does
     after the trigger, the rest of the triggering action included."""
-    return frame.kind == "reaction" or (frame.kind == "readied"
-                                        and enc.options["readied_as"] == "reaction")
+    return frame.kind == "reaction" or (frame.kind == "readied" and not readied_first(enc))
 
 
 def resolves_ahead(enc, frame) -> bool:
@@ -41,7 +45,7 @@ def resolves_ahead(enc, frame) -> bool:
 
 # What a Ready may name as its circumstance (T-4E-READY): 4e's steps say no spell
 READY_WHEN = tuple(w for w in _WHEN if w != "casts")
-readied_trigger_met = readied_guard()
+readied_trigger_met = readied_guard(ahead=readied_first)
 
 
 class Fighter4e(Fighter):
@@ -268,7 +272,7 @@ def _readied_timing_seen(enc, st):
     seen["hint"] = ""
     t = st.target
     if t is not None and t.kind not in TURN_KINDS:
-        as_interrupt = enc.options["readied_as"] == "interrupt"
+        as_interrupt = readied_first(enc)
         other = _fits_as_reaction(t) if as_interrupt else t.pending
         if other:
             seen["hint"] = c.option_hint("readied_as",
@@ -290,7 +294,7 @@ def readied_timing(enc, st):
     t = st.target
     if t.kind in TURN_KINDS:
         return True
-    if enc.options["readied_as"] == "interrupt":
+    if readied_first(enc):
         return t.pending
     return _fits_as_reaction(t)
 
