@@ -86,7 +86,7 @@ export interface Vector {
  * combatants' fields. */
 export interface Rulesets {
   dnd4e: {
-    kinds: "standard" | "move" | "minor" | "ready" | "free" | "free-response" | "no-action" | "opportunity" | "interrupt" | "reaction" | "readied" | "lose" | "end-turn" | "resolve" | "continue" | "event";
+    kinds: "standard" | "move" | "minor" | "ready" | "free" | "free-response" | "no-action" | "opportunity" | "interrupt" | "reaction" | "readied" | "lose" | "delay" | "return" | "end-turn" | "resolve" | "continue" | "event";
     fields: "actor" | "attack" | "attack_after" | "attacks" | "by" | "comment" | "do" | "expect" | "forced" | "id" | "name" | "on" | "own_trigger" | "parts" | "path" | "provokes" | "readies" | "ruling" | "shift" | "squares" | "targets" | "teleport" | "to" | "triggers" | "when";
     options: "free_actions_per_turn" | "opportunity_limit_turns" | "readied_as" | "reaction_window";
     combatantFields: "id" | "side" | "name" | "at" | "reach" | "surprised";

@@ -34,12 +34,32 @@ class Record:
         # which events may change later: condition())
         self.fields = {cid: {k: getattr(f, k) for k in type(f).FIELDS}
                        for cid, f in enc.fighters.items()}
+        self.delaying = set()                  # 4e: who delayed and has not returned
 
-    def saw_turn(self):
+    def saw_turn(self, kind=None, actor=None):
+        """After an allowed step (``kind`` by ``actor``): a new turn, if one
+        started. 4e: a delay makes its actor delaying and a return ends that;
+        a delaying combatant whose own turn starts has lost its delayed turn,
+        which is over then (T-4E-DELAY)."""
+        if kind == "delay":
+            self.delaying.add(actor)
+            put_off = self.enc.turn_serial - 1      # its turn, begun by this step or before
+            if put_off not in self.starts[actor]:
+                self.starts[actor].append(put_off)
+                self.round_of[put_off] = self.enc.round - (self.enc.turn_index == 0)
+        elif kind == "return":
+            self.delaying.discard(actor)
         if self.enc.turn_serial != self.serial:
             self.serial = self.enc.turn_serial
-            self.starts[self.enc.active].append(self.serial)
+            active = self.enc.active
+            self.starts[active].append(self.serial)
             self.round_of[self.serial] = self.enc.round
+            if active in self.delaying:
+                self.delaying.discard(active)
+                self.ends[active].append(self.serial)
+
+    def owner_of(self, serial):
+        return next((who for who, serials in self.starts.items() if serial in serials), None)
 
     def is_open(self, fid) -> bool:
         """Made, and neither finished nor lost, disrupted or countered."""
@@ -129,7 +149,7 @@ def law(ruleset, *guards):
 
 # Every ruleset: the stack's own discipline (T-STACK-MOVES, T-ANSWER) ------------------
 
-ONE_AT_A_TIME = {"dnd4e": {"standard", "move", "minor", "ready"},
+ONE_AT_A_TIME = {"dnd4e": {"standard", "move", "minor", "ready", "delay"},
                  "pf2e": {"action", "activity", "free"},
                  "dnd5e": {"action", "dash", "disengage", "ready", "bonus"},
                  "toy": {"strike"}}
@@ -256,11 +276,35 @@ def the_surprised_do_nothing_and_the_others_one_action_in_the_surprise_round(rec
     _at_most(actions, 1, "actions in the surprise round")
 
 
+@law("dnd4e", "not_yet_acted", "delaying", "between_turns")
+def a_turn_is_delayed_before_acting_and_taken_after_another_turn(rec):
+    """T-4E-DELAY: a turn is delayed before any action of its own on it, and
+    a delaying combatant returns once another's turn has ended, nothing left
+    unresolved, before its own turn comes round again."""
+    delayed = {}                               # who -> the serial after its delay
+    for a in rec.allowed:
+        if a.kind == "delay":
+            assert not any(b.actor == a.actor and b.serial == a.serial - 1 and b.kind in
+                           ("standard", "move", "minor", "ready", "free")
+                           for b in rec.allowed[:a.index]), ("delay after acting", a.actor)
+            delayed[a.actor] = a.serial
+        elif a.kind == "return":
+            since = delayed.pop(a.actor, None)
+            assert since is not None, ("return without a delay", a.actor)
+            assert not [s for s in rec.starts[a.actor] if since <= s < a.serial], \
+                ("return after its delayed turn was lost", a.actor)
+            ended = a.serial - 1
+            assert ended in rec.ends[rec.owner_of(ended)], ("return mid-turn", a.actor)
+            assert not a.seen["open"], ("return over an unresolved frame", a.seen["open"])
+
+
 @law("dnd4e", "own_turn")
 def turn_actions_on_your_own_turn_4e(rec):
     for a in rec.allowed:
         if a.kind in ("standard", "move", "minor", "ready"):
             assert a.actor == a.active, (a.kind, a.actor, a.active)
+        elif a.kind == "delay":             # the turn it put off, before the next
+            assert rec.owner_of(a.serial - 1) == a.actor, (a.kind, a.actor)
 
 
 @law("dnd4e", "free_within_limit")

@@ -31,7 +31,7 @@ from hypothesis.statistics import collector, describe_statistics
 from fsm import Encounter, StepError
 from fsm.conformance.mutation import with_guard_forced
 from fsm.engine.frames import field_kind
-from fsm.engine.steps import ANY_COMBATANT
+from fsm.engine.steps import ANY_COMBATANT, makes_frame
 from fsm.rulesets import RULESETS
 
 from laws import LAWS, STOPS_A_MOVE, Allowed, Record, critical_disruption, paused_own_move
@@ -249,7 +249,7 @@ def timeline(rs, name=None, focus=None):
                 assert enc.facts() == facts_before
                 return
             say(event, f"{kind}: {verdict.verdict}")
-            rec.saw_turn()
+            rec.saw_turn(kind, step.get("actor"))
             EXERCISED[rs.name][kind] += 1
             for flag in sorted(f for f in rs.flag_fields if step.get(f) is True):
                 say(event, f"{kind} with {flag}: {verdict.verdict}")
@@ -286,7 +286,8 @@ def timeline(rs, name=None, focus=None):
                 rec.begun[target] = rec.done[target] + (target in rec.pending)
                 rec.pending.discard(target)
                 rec.outcome[target] = kind
-            elif new is not None and new != top and new not in rec.frames:
+            elif new is not None and new != top and new not in rec.frames \
+                    and makes_frame(rs, kind):
                 rec.frames[new] = made
                 rec.owner[new] = enc.stack[-1].owner
                 rec.pending.add(new)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..engine.frames import (PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame,
                              carried_of, moment_id)
 from ..engine.guard import guard, routing, timing
-from ..engine.rows import END_TURN
+from ..engine.rows import END_TURN, RETURN
 from ..engine.steps import with_article
 from ..engine.turn import next_in_order, turn_ended
 
@@ -184,8 +184,8 @@ def turn_start_passes(enc, st):
 def turn_end_passes(enc, st):
     """T-NEXT-TURN: after the turn has ended, the first step that is not an
     answer to a trigger, or that answers the next turn's turn-start moment,
-    starts the next turn."""
-    return not st.responding or st.next_turn
+    starts the next turn; a ``return`` (4e) starts the delayed turn instead."""
+    return (not st.responding and st.kind != RETURN) or st.next_turn
 
 
 @routing
@@ -329,9 +329,20 @@ def open_next_turn(enc, st):
     """The next combatant in initiative order starts its turn; every window
     still open closes (T-NEXT-TURN)."""
     words = f"when {next_in_order(enc)}'s turn started"
+    leave_ended_turn(enc, st, words)
+    start_next_turn(enc, st, words)
+
+
+def leave_ended_turn(enc, st, words) -> None:
+    """The turn-end moment leaves the stack, its window closed (``words``: when)."""
     moment = enc.pop()
     close_window(enc, moment, st, words)
     enc.remember_past(moment)
+
+
+def start_next_turn(enc, st, words) -> None:
+    """Every window still open closes (``words``: when); the next combatant in
+    initiative order starts its turn, its turn-start moment on the stack."""
     for fid in list(enc.kept):
         close_window(enc, enc.kept.pop(fid), st, words)
     enc.advance()

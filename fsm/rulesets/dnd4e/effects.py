@@ -150,7 +150,9 @@ def close_part_window_if_strict(enc, st):
 
 def reset_immediate(enc, st):
     """The immediate action comes back at the end of your own turn."""
-    enc.fighters[enc.active].immediate_used = False
+    f = enc.fighters[enc.active]
+    f.immediate_used = False
+    f.turns_ended += 1
 
 
 def refresh_actions(enc, st):

@@ -10,7 +10,8 @@ from ...engine.turn import turn_ended
 from .. import common as c
 from ..readying import WHEN as _WHEN, readied_guard
 
-TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free"})
+# delay and return (T-4E-DELAY) are the turn's own steps, though neither is an action
+TURN_ACTIONS = frozenset({"standard", "move", "minor", "ready", "free", "delay", "return"})
 ANSWERS = ("free-response", "no-action", "opportunity", "interrupt", "reaction", "readied")
 STACK_MOVES = frozenset({"resolve", "continue", "lose"})
 INTERRUPTING = frozenset({"interrupt", "opportunity"})
@@ -54,7 +55,7 @@ class Fighter4e(Fighter):
 
     __slots__ = ("standard", "move", "minor", "immediate_used", "immediate_turn",
                  "opportunity_turn", "free_turn", "free_count", "readied", "readied_when",
-                 "surprised")
+                 "surprised", "delaying", "turns_ended")
     FIELDS = {"surprised": bool}
 
     def __init__(self, id, side, *, surprised: bool = False):
@@ -66,6 +67,8 @@ class Fighter4e(Fighter):
         self.free_count = 0
         self.readied = None
         self.readied_when = (None, None)   # the circumstance it fires on, and whose
+        self.delaying = False              # it put its turn off and has not taken it
+        self.turns_ended = 0
 
 
 # -- guards of this ruleset -------------------------------------------------------------
@@ -86,9 +89,7 @@ def _fighter_seen(enc, st):
 
 
 def _turn_ended_once(enc, actor) -> bool:
-    f = enc.fighters[actor]
-    ended_now = enc.active == actor and turn_ended(enc)
-    return f.turns_started > 1 or (f.turns_started == 1 and (enc.active != actor or ended_now))
+    return enc.fighters[actor].turns_ended > 0
 
 
 def _own_unresolved(enc, actor):

@@ -8,12 +8,13 @@ from ...engine.rows import (ACTING, AFTER, BEFORE, ENDING, MACHINE, STARTING, ST
                             TRIGGERED)
 from .. import common as c
 from .. import shared
+from . import delay as dl
 from . import effects as ef
 from . import limits as fx
 from . import scene as sc
 
 # the guards this table's rows may name: the shared ones and this ruleset's own
-GUARDS = shared.book(fx, sc)
+GUARDS = shared.book(fx, sc, dl)
 row, refuse = GUARDS.row, GUARDS.refuse
 
 _OPEN = dict(has_trigger="4E-TRIGGER", trigger_still_open="4E-STACK",
@@ -94,6 +95,15 @@ _ENTRIES = [
         interrupted=("4E-INTERRUPT-LOST", "4E-OPP-LOST", "4E-REACTION-NEXT")),
     refuse("lose", [AFTER], actor_on_top="4E-STACK", part_pending="4E-STACK"),
     refuse("lose", [ACTING, STARTING, ENDING], something_pending="4E-STACK"),
+    # Delay (T-4E-DELAY): a turn put off before any action, taken once another
+    # combatant's turn has ended
+    row(dl.DELAY, [ACTING], STARTING, dl.put_off_turn, dl.next_turn_comes, rules="4E-DELAY",
+        own_turn="4E-DELAY", **_SURPRISED, no_action_pending="4E-ONE-AT-A-TIME",
+        not_yet_acted="4E-DELAY"),
+    row(dl.RETURN, [ENDING], ACTING, dl.take_delayed_turn, rules="4E-DELAY",
+        delaying="4E-DELAY"),
+    refuse(dl.RETURN, [STARTING, ACTING, BEFORE, AFTER], delaying="4E-DELAY",
+           between_turns="4E-DELAY"),
     # The turn: the immediate action comes back at the end of your own turn
     row("end-turn", [ACTING], ENDING, ef.reset_immediate, c.close_turn,
         rules=("4E-IMM-ONCE", "4E-SEQUENCE"), own_turn="4E-ONE-AT-A-TIME"),
@@ -107,14 +117,15 @@ _ENTRIES = [
                                 ef.readied_moves_initiative, ef.owner_moves_on),
                        next_part_effects=(ef.close_part_window_if_strict,),
                        resolve_rules=("4E-SCENE-LOSS",)),
-    shared.next_turn_row(ef.refresh_actions, "4E-TURN-MOMENTS",
-                         ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE")),
+    shared.next_turn_row(dl.next_turn_comes, "4E-TURN-MOMENTS",
+                         ("4E-SEQUENCE", "4E-STANDARD-OWN-TURN", "4E-READY-LAPSE", "4E-DELAY")),
 ]
 
 ROWS, _REFUSED = shared.split(_ENTRIES)
 REFUSALS = _REFUSED + (
     *shared.nothing_to_answer(ROWS, fx.ANSWERS),
     *shared.off_turn_refusals({"standard": "4E-STANDARD-OWN-TURN", "move": "4E-MOVE",
-                               "minor": "4E-MINOR", "ready": "4E-READY-COST"},
+                               "minor": "4E-MINOR", "ready": "4E-READY-COST",
+                               dl.DELAY: "4E-DELAY"},
                               "4E-ONE-AT-A-TIME", end_turn="4E-ONE-AT-A-TIME"),
 )
