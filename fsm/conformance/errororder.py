@@ -53,7 +53,7 @@ class Fault:
 def _kinds(rs) -> tuple:
     """Representative step kinds of ``rs``, preferred first: what each fault is tried on."""
     specs = rs.step_specs
-    plain = [x for x in sorted(rs.turn_actions) if x not in rs.spec_of]
+    plain = [x for x in sorted(rs.turn_actions) if x not in rs.spec_of and makes_frame(rs, x)]
     turn = (plain or sorted(rs.turn_actions))[0]
     answer = sorted(rs.answer_kinds)[0]
     stack = sorted(rs.stack_moves)[-1]
