@@ -22,8 +22,10 @@ NODE = re.compile(r"^\t+(\w+) \[(.*)\]$", re.M)
 
 
 def edges(dot: str) -> list:
-    """(tail, head, attributes) of every edge of a DOT text."""
-    return EDGE.findall(dot)
+    """(tail, head, attributes) of every edge of a DOT text, as it points: an
+    edge written with its arrow turned (``dir=back``) from its head to its tail."""
+    return [(head, tail, attrs) if "dir=back" in attrs else (tail, head, attrs)
+            for tail, head, attrs in EDGE.findall(dot)]
 
 
 def nodes(dot: str) -> dict:

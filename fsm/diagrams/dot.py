@@ -52,8 +52,24 @@ def _add_direct(pic, group, container) -> None:
     loop = group.tail == group.dest and pic.view == "windows"
     ports = {"tailport": "s", "headport": "s"} if loop else {}
     tips = {"labeltooltip": guard_names(r for _, r in group.rows)} if group.machine else {}
-    container.edge(group.tail, group.dest, label=_edge_label(pic, group), **tips, **ports,
+    ends = (group.tail, group.dest)
+    if _goes_back(pic, group):
+        # drawn as its reverse with the arrow turned: Graphviz then lays the two
+        # edges between these phases side by side, labels apart (a 4e delay
+        # beside the turn start's close)
+        ends, ports = ends[::-1], {**ports, "dir": "back"}
+    container.edge(*ends, label=_edge_label(pic, group), **tips, **ports,
                    **_edge_style(group, taken, pic.trace is not None))
+
+
+def _goes_back(pic, group) -> bool:
+    """An edge between two of the turn's own phases, against their order, whose
+    reverse is drawn too."""
+    tail, dest = group.tail, group.dest
+    if tail in TRIGGERED and dest in TRIGGERED or tail not in STATES or dest not in STATES:
+        return False
+    return STATES.index(tail) > STATES.index(dest) and any(
+        g.tail == dest and g.dest == tail for g in pic.groups())
 
 
 def _add_card(group, container) -> None:
