@@ -20,12 +20,15 @@ import sys
 
 ENGINE = "prose-dnd4e 0.1"
 
-UNTRIGGERED = {"standard", "move", "minor", "ready", "free"}
+UNTRIGGERED = {"standard", "move", "minor", "ready", "free", "delay", "return"}
+# T-4E-DELAY: untriggered steps that make no frame; the actions that make a delay come too late
+DELAY_KINDS = {"delay", "return"}
+OWN_ACTIONS = {"standard", "move", "minor", "ready", "free"}
 ANSWERS = {"free-response", "no-action", "opportunity", "interrupt", "reaction", "readied"}
 STACK_MOVES = {"resolve", "continue", "lose"}
 ALL_KINDS = UNTRIGGERED | ANSWERS | STACK_MOVES | {"event", "end-turn"}
 NEEDS_ACTOR = UNTRIGGERED | ANSWERS
-NO_FRAME = STACK_MOVES | {"end-turn"}
+NO_FRAME = STACK_MOVES | {"end-turn"} | DELAY_KINDS
 # T-ERRORS: a frame's fields, `forced` among them, are errors on a step that makes no frame.
 FRAME_FIELDS = ("squares", "attacks", "parts", "provokes", "triggers", "path", "shift",
                 "forced", "attack", "targets")
@@ -239,6 +242,23 @@ TABLE = {
         ((TS, TA, TE), None,
          [_c("something_pending", "nothing-pending", "4E-STACK")]),
     ],
+    "delay": [
+        ((TA,), ["4E-DELAY", "4E-SURPRISE", "4E-ONE-AT-A-TIME"],
+         [_c("own_turn", "not-your-turn", "4E-DELAY"),
+          _c("not_surprised", "surprised", "4E-SURPRISE"),
+          _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME"),
+          _c("not_yet_acted", "delay-after-acting", "4E-DELAY")]),
+        (NON_ACTING, None,
+         [_c("own_turn", "not-your-turn", "4E-DELAY"),
+          _c("no_action_pending", "action-in-progress", "4E-ONE-AT-A-TIME")]),
+    ],
+    "return": [
+        ((TE,), ["4E-DELAY"],
+         [_c("delaying", "not-delaying", "4E-DELAY")]),
+        ((TS, TA, WI, WR), None,
+         [_c("delaying", "not-delaying", "4E-DELAY"),
+          _c("between_turns", "not-between-turns", "4E-DELAY")]),
+    ],
     "end-turn": [
         ((TA,), ["4E-IMM-ONCE", "4E-SEQUENCE", "4E-ONE-AT-A-TIME"],
          [_c("own_turn", "not-your-turn", "4E-ONE-AT-A-TIME")]),
@@ -335,6 +355,10 @@ class State:
         # ready) the active combatant has taken on this turn
         self.surprised = {c["id"] for c in combatants if c.get("surprised") is True}
         self.turn_actions = 0
+        # T-4E-DELAY: whether the active combatant took an action of its own on
+        # this turn (a delay then comes too late), and who is delaying
+        self.own_acted = False
+        self.delaying = set()
         self.positions = None       # {combatant: (x, y)} when the encounter has a scene
         self.reach = {}
         if all("at" in c for c in combatants):
@@ -401,26 +425,49 @@ class State:
 
     def next_turn(self):
         # the turn-end moment leaves; every window still open closes
-        while self.stack:
-            self.pop()
-        for f in self.frames.values():
-            f.win = False
-            f.kept = False
+        self.close_all_windows()
         n = len(self.initiative)
         idx = self.initiative.index(self.active) if self.active in self.initiative else -1
         if idx >= n - 1:
             self.round += 1
         nxt = self.initiative[(idx + 1) % n]
+        b = self.budgets[nxt]
+        if nxt in self.delaying:
+            # T-4E-DELAY: its delayed turn, not taken, is lost: that turn is over
+            self.delaying.discard(nxt)
+            b["immediate"] = 1
+        self.begin_turn(nxt)
+        b["readied"] = None
+        self._push_moment("turn-start")
+
+    def close_all_windows(self):
+        while self.stack:
+            self.pop()
+        for f in self.frames.values():
+            f.win = False
+            f.kept = False
+
+    def begin_turn(self, who):
+        """A new turn, numbered next: its owner active, the budgets of a turn back."""
         self.turn += 1
-        self.active = nxt
+        self.active = who
         self.turn_actions = 0
+        self.own_acted = False
         for cid, b in self.budgets.items():
             b["opportunity"] = 1
             b["free_used"] = 0
-        b = self.budgets[nxt]
+        b = self.budgets[who]
         b["standard"] = b["move"] = b["minor"] = 1
-        b["readied"] = None
-        self._push_moment("turn-start")
+
+    def take_delayed_turn(self, who):
+        """T-4E-DELAY: `return` between two turns: the turn-end moment leaves,
+        every window closes, `who` moves to just after the combatant whose turn
+        ended and its delayed turn begins there, with no turn-start moment."""
+        self.close_all_windows()
+        self.delaying.discard(who)
+        self.initiative.remove(who)
+        self.initiative.insert(self.initiative.index(self.active) + 1, who)
+        self.begin_turn(who)
 
     def close_owner_windows(self, frame):
         """T-OWNER: a frame resolved a part or was lost."""
@@ -444,6 +491,8 @@ class State:
                     continue
                 break
             if top.moment == "turn-end":
+                if kind == "return":    # T-4E-DELAY: it starts a turn in place of the next
+                    break
                 if kind not in ANSWERS or trigger_id == self.next_start_id():
                     self.next_turn()
                     continue
@@ -841,6 +890,9 @@ ACTION_CHECKS = {
     "immediate_not_own_turn": lambda st, cx: cx.actor != st.active,
     "immediate_unused": lambda st, cx: st.budgets[cx.actor]["immediate"] > 0,
     "has_readied": lambda st, cx: st.budgets[cx.actor]["readied"] is not None,
+    "not_yet_acted": lambda st, cx: not st.own_acted,
+    "delaying": lambda st, cx: cx.actor in st.delaying,
+    "between_turns": lambda st, cx: st.phase() == TE,
     "something_pending": lambda st, cx: cx.top is not None,
     "actor_on_top": lambda st, cx: cx.actor is None or cx.actor == cx.top.owner,
 }
@@ -1103,7 +1155,15 @@ def mark_answer(st, f, t):
 
 
 def apply_effect(st, kind, actor, fid, step, cx):
-    if kind in UNTRIGGERED or kind in ANSWERS or kind == "event":
+    if kind in OWN_ACTIONS and actor == st.active:
+        st.own_acted = True              # T-4E-DELAY: a delay now comes too late
+    if kind == "delay":
+        # T-4E-DELAY: no turn-end moment, no immediate action back; the next turn starts
+        st.delaying.add(actor)
+        st.next_turn()
+    elif kind == "return":
+        st.take_delayed_turn(actor)
+    elif kind in UNTRIGGERED or kind in ANSWERS or kind == "event":
         f = new_frame(st, kind, actor, fid, step)   # an event's actor owns it (T-EVENT)
         spend(st, kind, actor, step)
         if kind in ANSWERS:
