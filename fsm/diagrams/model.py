@@ -255,6 +255,9 @@ def trace_document(doc, path, lines=None, on_step=None) -> tuple:
             on_step(enc, result, recorder.fired)
         if happened(result.verdict, data):
             trace.moves.extend((index, *move) for move in recorder.fired)
-        top = enc.stack[-1]
-        trace.after[index] = (enc.state, top.id, top.done, top.parts, top.outcome)
+        # the stack is empty only while a turn is under way (4e: a delayed turn
+        # just taken, which has no turn-start moment)
+        top = enc.stack[-1] if enc.stack else None
+        trace.after[index] = (enc.state, None, 0, 0, None) if top is None else \
+            (enc.state, top.id, top.done, top.parts, top.outcome)
     return Replay(doc, str(path), enc, results), trace

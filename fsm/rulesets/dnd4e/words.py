@@ -14,7 +14,8 @@ WORDS = Words(
            "interrupt": "immediate interrupt", "reaction": "immediate reaction",
            "opportunity": "opportunity action", "readied": "readied action",
            "free-response": "free action with a trigger",
-           "no-action": "triggered power that takes no action"},
+           "no-action": "triggered power that takes no action",
+           "delay": "Delay", "return": "return from Delay"},
     moves={"lose": "{frame} is lost: it has no effect, and what it cost stays spent"},
     budgets={"standard": ("standard action", COUNT), "move": ("move action", COUNT),
              "minor": ("minor action", COUNT), "immediate": ("immediate action", COUNT),
@@ -24,7 +25,11 @@ WORDS = Words(
     suggest={"readies": ("standard", "move", "minor")},
     flags={OWN_TRIGGER: "its power states its own trigger", TELEPORT: "teleporting",
            ATTACK_AFTER: "attacking after it moves"},
-    hints={OWN_TRIGGER: "an opportunity action that is no opportunity attack: the trigger "
+    hints={"delay": "put the turn off, before any action: the next combatant acts now, and "
+                    "this one returns once some other turn has ended",
+           "return": "a delaying combatant takes its delayed turn now, just after the turn "
+                     "that has ended",
+           OWN_TRIGGER: "an opportunity action that is no opportunity attack: the trigger "
                         "need not provoke; once a turn, never on one's own turn",
            TELEPORT: "a power that teleports: the last square clicked is where it arrives; "
                      "its movement provokes nobody",
@@ -43,6 +48,12 @@ WORDS = Words(
                         "move ends",
         "surprised": "{actor} is surprised: it does nothing at all in the surprise round",
         "surprise-round-one-action": "{actor} has taken its one action of the surprise round",
+        "delay-after-acting": "{actor} has already acted this turn: a turn is delayed "
+                              "before its first action",
+        "not-delaying": "{actor} has not delayed its turn: only a delaying combatant "
+                        "returns",
+        "not-between-turns": "{actor} may return only once a turn has ended, before "
+                             "the next one starts",
         "readied-timing": "the readied action does not fit {trigger} now: it comes "
                           "after its trigger (option readied_as says when)",
     },
