@@ -67,13 +67,6 @@ EVENT = "event"
 RESOLVE = "resolve"
 CONTINUE = "continue"
 ENGINE_STEPS = (END_TURN, EVENT, RESOLVE, CONTINUE)
-# 4e: the active combatant puts its turn off, and a delaying combatant takes its
-# delayed turn between two turns, in place of the next one (T-4E-DELAY): no
-# answer, yet the next turn waits for a return
-DELAY = "delay"
-RETURN = "return"
-# the steps that change whose turn it is: none makes a frame of its own
-TURN_CHANGES = (END_TURN, DELAY, RETURN)
 CLOSE = "close"
 NEXT_TURN = "next-turn"
 MACHINE_STEPS = (CLOSE, NEXT_TURN)

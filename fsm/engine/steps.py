@@ -19,7 +19,7 @@ from ..errors import StepError
 from . import scene
 from .frames import CARRIED, CARRIED_DEFAULTS, TURN_KINDS, carry
 from .guard import Outcomes
-from .rows import TURN_CHANGES
+from .rows import END_TURN
 
 COST_RANGE = (1, 3)       # a step spec's `cost` field: actions an activity takes
 COUNT_RANGE = (1, 100)    # squares, attacks or parts
@@ -75,8 +75,9 @@ class Step:
 
 def makes_frame(ruleset, kind: str) -> bool:
     """Whether a step of ``kind`` puts a frame of its own on the stack (a stack
-    move, end-turn, and 4e's delay and return do not: FORMAT.md, *Steps*)."""
-    return kind not in TURN_CHANGES and kind not in ruleset.stack_moves
+    move, end-turn and a ruleset's other changes of turn do not: FORMAT.md, *Steps*)."""
+    return kind != END_TURN and kind not in ruleset.stack_moves \
+        and kind not in ruleset.turn_changes
 
 
 def fields_of(ruleset) -> frozenset:

@@ -153,6 +153,8 @@ class Ruleset:
     turn_actions: frozenset          # spec/TIMING.md, T-STEP-CLASSES
     answers: tuple
     stack_moves: frozenset
+    turn_changes: frozenset = frozenset()   # turn steps that change whose turn it is
+                                            # and make no frame (4e: delay, return)
     step_specs: tuple = ()           # StepSpec per kind that needs one
     budgets: object = None           # (enc, fighter) -> {budget: value}
     explore: Explore | None = None

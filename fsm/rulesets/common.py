@@ -12,9 +12,13 @@ from __future__ import annotations
 from ..engine.frames import (PENDING, RESOLVED, TURN_END, TURN_KINDS, TURN_START, Frame,
                              carried_of, moment_id)
 from ..engine.guard import guard, routing, timing
-from ..engine.rows import END_TURN, RETURN
+from ..engine.rows import END_TURN
 from ..engine.steps import with_article
 from ..engine.turn import next_in_order, turn_ended
+
+# 4e: a delaying combatant takes its delayed turn between two turns, in place of
+# the next one (T-4E-DELAY): no answer, yet the next turn waits for it
+RETURN = "return"
 
 # -- what guards see, for explanations -----------------------------------------------
 

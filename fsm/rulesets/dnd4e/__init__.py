@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ...engine.steps import ANY_COMBATANT
 from .. import Option, Ruleset, StepSpec, register, shared
+from .delay import DELAY, RETURN
 from .limits import ANSWERS, OWN_TRIGGER, READY_WHEN, STACK_MOVES, TURN_ACTIONS, Fighter4e
 from .table import REFUSALS, ROWS
 from .words import WORDS
@@ -42,6 +43,7 @@ RULESET = register(Ruleset(
     ),
     fighter=Fighter4e, rows=ROWS, refusals=REFUSALS,
     turn_actions=TURN_ACTIONS, answers=ANSWERS, stack_moves=STACK_MOVES,
+    turn_changes=frozenset({DELAY, RETURN}),
     step_specs=(StepSpec("standard", flags=_JUMPS), StepSpec("move", moving=True, flags=_JUMPS),
                 StepSpec("minor", flags=_JUMPS), StepSpec("ready", text_fields=("readies", "when", "by"),
                                                  choices=(("when", READY_WHEN),

@@ -7,12 +7,11 @@ its place first, the delayed turn is lost."""
 from __future__ import annotations
 
 from ...engine.guard import guard
-from ...engine.rows import DELAY, RETURN
 from ...engine.turn import turn_ended
 from .. import common as c
 from .effects import refresh_actions
 
-__all__ = ["DELAY", "RETURN"]
+DELAY, RETURN = "delay", c.RETURN
 
 
 def _seen(enc, st):
