@@ -60,12 +60,25 @@ def readied_guard(moving=frozenset(), casting=frozenset(), ahead=lambda enc: Fal
             return frame.attack is not None or frame.kind == "opportunity"
         return bool(frame.flags & casting)          # casts
 
+    def why(enc, actor, frame, when, by) -> str:
+        """What the trigger is not, of what the Ready named (its first miss)."""
+        if by is not None and frame.owner != by:
+            return f"it is {frame.owner or 'nobody'}'s doing"
+        if when in ("moves", "enters-reach", "leaves-reach") and not moves(frame):
+            return "it is no move"
+        if when in ("enters-reach", "leaves-reach"):
+            way = "into" if when == "enters-reach" else "out of"
+            which = "it is entering" if ahead(enc) else "it has just entered"
+            return f"the square {which} does not take {frame.owner} {way} {actor}'s reach"
+        return {"attacks": "it is no attack", "casts": "it casts no spell"}.get(when, "")
+
     def seen(enc, st):
         out = c.target_seen(enc, st)
         when, by = enc.fighters[st.actor].readied_when if st.actor in enc.fighters \
             else (None, None)
         said = f"{by or 'someone'} {SAYS.get(when, 'does anything').format(actor=st.actor)}"
-        out["when"] = said
+        miss = why(enc, st.actor, st.target, when, by) if st.target is not None else ""
+        out["when"] = said + (f"; {miss}" if miss else "")
         out["ok"] = f"{out['trigger']} is what {st.actor} readied for: {said}" \
             if when or by else ""
         return out
