@@ -87,9 +87,13 @@ def _step_lines(result, enc, lanes) -> list:
         return _refused_lines(result, lanes)
     entries = [e for e in enc.log if e["step"] == index]
     lines = []
+    if data["do"] in enc.ruleset.turn_changes and verdict.notes:
+        # a change of turn that makes no frame (4e: delay, return): what its notes say
+        who = lanes.alias.get(data.get("actor")) or lanes.all()
+        lines += [f"Note over {who}: {index} · {mermaid_text(note)}" for note in verdict.notes]
     for entry in entries:
         lines.extend(_entry_lines(entry, result, enc, lanes))
-    if not entries:
+    if not lines:
         who = lanes.of(verdict.target_id) or lanes.alias.get(data.get("actor")) or lanes.all()
         target = f" {verdict.target_id}" if verdict.target_id else ""
         lines.append(f"Note over {who}: {index} · {mermaid_text(data['do'] + target)}")

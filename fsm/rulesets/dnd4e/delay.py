@@ -35,7 +35,8 @@ def not_yet_acted(enc, st):
 
 
 @guard("not-delaying", "{actor} is not delaying: only a combatant that delayed its turn "
-       "returns to the initiative", seen=_seen, ok="{actor} is delaying")
+       "returns to the initiative", seen=_seen,
+       ok="{actor} was delaying, and {active}'s turn has ended")
 def delaying(enc, st):
     """The actor has delayed its turn and not taken it yet."""
     return enc.fighters[st.actor].delaying
