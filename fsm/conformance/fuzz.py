@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 import time
 from dataclasses import dataclass
 
@@ -143,7 +144,7 @@ def decode(choices: list[int], hello: dict, language: "Language | None" = None) 
         return beyond_support({"steps": [data]}, entry) is None
 
     kinds = {k for k in rs.table.kinds if modelled({"do": k})}    # the kinds it models
-    alphabet = Alphabet(ruleset, ids, grid=scene, kinds=kinds)
+    alphabet = Alphabet(ruleset, ids, grid=scene, kinds=kinds, turn_changes=True)
     steps, taken = [], []         # taken: (actor, kind, fields) of each step that happened
     probes: list = []             # (actor, kind) to try again, the turn having moved on
     ending = False                # the turn is being brought to its end
@@ -393,4 +394,15 @@ def _fuzz(engine, examples, seed, hello, language, stats):
         return None, probe.runs
     doc = decode(list(found), hello)
     problems = probe.problems(doc)
+    # the steps after the last one the engine gets wrong show nothing: cut them
+    # when the engine still disagrees without them (shrinking may keep some)
+    last = max((int(m.group(1)) for m in map(_STEP.match, problems) if m), default=None)
+    if last is not None and all(map(_STEP.match, problems)) and last < len(doc["steps"]):
+        shorter = {**doc, "steps": doc["steps"][:last]}
+        fewer = probe.problems(shorter)
+        if fewer:
+            doc, problems = shorter, fewer
     return Disagreement(doc, problems, probe.runs), probe.runs
+
+
+_STEP = re.compile(r"step (\d+): ")

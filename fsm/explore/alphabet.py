@@ -73,8 +73,11 @@ class Alphabet:
     trigger on the stack, to each frame kept open, and to the last one gone."""
 
     def __init__(self, ruleset, ids: list, responders=None, grid: bool = False,
-                 kinds=None):
-        """``kinds``, when given: the step kinds offered (the others left out)."""
+                 kinds=None, turn_changes: bool = False):
+        """``kinds``, when given: the step kinds offered (the others left out);
+        ``turn_changes``: also each combatant's steps that change whose turn it
+        is without ending it (4e's delay and return), which the fuzzer offers
+        and the explorer's walks leave out."""
         ruleset = get(ruleset)
         self.kinds = kinds
         self.responders = list(responders or ids)
@@ -85,7 +88,9 @@ class Alphabet:
         first = [k for k in FIRST_STACK_MOVES if k in ruleset.stack_moves]
         stack_moves = first + sorted(ruleset.stack_moves - set(first))
         last = [k for k in LAST_MOVES if k in ruleset.table.kinds]
-        self.fixed = self._offered(_turn_moves(ruleset, ids, grid) +
+        changes = [Move(k, actor) for k in sorted(ruleset.turn_changes) for actor in ids] \
+            if turn_changes else []
+        self.fixed = self._offered(_turn_moves(ruleset, ids, grid) + changes +
                                    [Move(k) for k in stack_moves + last])
         self._made: dict = {}
 
