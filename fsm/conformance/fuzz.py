@@ -33,15 +33,15 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import re
 import time
 from dataclasses import dataclass
 
-from ..errors import ERROR_CODES, EngineError, StepError
+from ..errors import ERROR_CODES, StepError
 from .engine import Engine
 from .dressing import BREAKS, alike, dress, forced, refused_answers, turn_probes
 from .hello import beyond_support
-from .vectors import SCENE, judge, public_vector, unsupported
+from .probe import Probe
+from .vectors import SCENE, unsupported
 from ..engine import Encounter
 from ..engine.frames import field_kind
 from ..engine.rows import CONTINUE, END_TURN, EVENT, RESOLVE
@@ -315,34 +315,6 @@ class Stats:
         return self.engine_seconds / whole if whole else 0.0
 
 
-class _Probe:
-    """Runs decoded timelines on the engine, restarting it when it misbehaves."""
-
-    def __init__(self, engine: Engine):
-        self.engine = engine
-        self.alive = False
-        self.runs = 0
-        self.last: dict = {}
-
-    def problems(self, doc: dict) -> list:
-        self.runs += 1
-        try:
-            if not self.alive:
-                self.engine.start()
-                self.alive = True
-            self.engine.send({"type": "vector", "vector": public_vector(doc)})
-            result = self.engine.receive()
-        except EngineError as exc:
-            self.alive = False
-            return [str(exc)]
-        hello = self.engine.hello
-        problems = judge(doc, result, hello.get("facts") or (),
-                         reports=hello.get("reports") or ())
-        if problems and problems[0].startswith(("answered for vector", "the answer is not")):
-            self.alive = False
-        return problems
-
-
 def fuzz(command: str, examples: int, seed: int = 0, timeout: float = 10.0,
          hello: dict | None = None, language: Language | None = None,
          handshake: float | None = None,
@@ -365,7 +337,7 @@ def _fuzz(engine, examples, seed, hello, language, stats):
     from hypothesis.errors import NoSuchExample
 
     hello = hello or engine.start()
-    probe = _Probe(engine)
+    probe = Probe(engine)
     probe.alive = True
     setup = head_length()
     choices = st.lists(st.integers(0, 10_000), min_size=setup + 1, max_size=setup + MAX_STEPS)
@@ -392,17 +364,5 @@ def _fuzz(engine, examples, seed, hello, language, stats):
         found = find(choices, disagrees, settings=config, random=random.Random(seed))
     except NoSuchExample:
         return None, probe.runs
-    doc = decode(list(found), hello)
-    problems = probe.problems(doc)
-    # the steps after the last one the engine gets wrong show nothing: cut them
-    # when the engine still disagrees without them (shrinking may keep some)
-    last = max((int(m.group(1)) for m in map(_STEP.match, problems) if m), default=None)
-    if last is not None and all(map(_STEP.match, problems)) and last < len(doc["steps"]):
-        shorter = {**doc, "steps": doc["steps"][:last]}
-        fewer = probe.problems(shorter)
-        if fewer:
-            doc, problems = shorter, fewer
-    return Disagreement(doc, problems, probe.runs), probe.runs
-
-
-_STEP = re.compile(r"step (\d+): ")
+    doc = probe.cut(decode(list(found), hello))
+    return Disagreement(doc, probe.problems(doc), probe.runs), probe.runs
