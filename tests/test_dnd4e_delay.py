@@ -109,3 +109,30 @@ def test_the_surprised_cannot_delay_and_a_delayed_surprise_turn_keeps_one_action
     do(enc, "minor", "fighter")
     do(enc, "resolve")
     assert do(enc, "move", "fighter").reason == "surprise-round-one-action"
+
+
+@rule("4E-DELAY", "4E-IMM-ONCE")
+def test_a_refused_immediate_action_says_whether_a_turn_of_its_own_has_ended():
+    """A delaying combatant has begun a turn but ended none: the refusal says so;
+    once its delayed turn has been lost (that turn is over), it says since then."""
+    enc = _fight()
+    do(enc, "delay", "fighter")
+    do(enc, "standard", "orc")
+    do(enc, "interrupt", "fighter")
+    do(enc, "resolve")
+    do(enc, "resolve")
+    do(enc, "end-turn", "orc")
+    do(enc, "standard", "goblin")
+    v = do(enc, "interrupt", "fighter")
+    assert v.reason == "immediate-used-this-round" and "has not ended a turn yet" in v.says
+    do(enc, "resolve")
+    do(enc, "end-turn", "goblin")
+    do(enc, "delay", "fighter")             # round 2: the delayed turn was lost, then a delay
+    do(enc, "standard", "orc")
+    do(enc, "interrupt", "fighter")
+    do(enc, "resolve")
+    do(enc, "resolve")
+    do(enc, "end-turn", "orc")
+    do(enc, "standard", "goblin")
+    v = do(enc, "interrupt", "fighter")
+    assert v.reason == "immediate-used-this-round" and "since the end of its last turn" in v.says

@@ -344,11 +344,16 @@ def leave_ended_turn(enc, st, words) -> None:
     enc.remember_past(moment)
 
 
+def close_kept_windows(enc, st, words) -> None:
+    """Every window still open off the stack closes (``words``: when)."""
+    for fid in list(enc.kept):
+        close_window(enc, enc.kept.pop(fid), st, words)
+
+
 def start_next_turn(enc, st, words) -> None:
     """Every window still open closes (``words``: when); the next combatant in
     initiative order starts its turn, its turn-start moment on the stack."""
-    for fid in list(enc.kept):
-        close_window(enc, enc.kept.pop(fid), st, words)
+    close_kept_windows(enc, st, words)
     enc.advance()
     enc.push(Frame(moment_id(TURN_START, enc.turn_serial), enc.active, TURN_START,
                    turn=enc.turn_serial, phase=RESOLVED, step=st.index))

@@ -69,16 +69,16 @@ def take_delayed_turn(enc, st):
     before it delayed)."""
     words = f"when {st.actor} returned to the initiative"
     c.leave_ended_turn(enc, st, words)
-    for fid in list(enc.kept):
-        c.close_window(enc, enc.kept.pop(fid), st, words)
+    c.close_kept_windows(enc, st, words)
+    ended = enc.active
     order = [cid for cid in enc.order if cid != st.actor]
-    order.insert(order.index(enc.active) + 1, st.actor)
+    order.insert(order.index(ended) + 1, st.actor)
     enc.reorder(order)
     enc.advance()
     f = enc.fighters[st.actor]
     f.delaying = False
     refresh_actions(enc, st)
-    st.outcomes.notes.append(f"{st.actor} takes its delayed turn after {order[order.index(st.actor) - 1]}")
+    st.outcomes.notes.append(f"{st.actor} takes its delayed turn after {ended}")
 
 
 def next_turn_comes(enc, st):

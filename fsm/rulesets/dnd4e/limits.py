@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ...engine.frames import EVENT, LOST, PENDING, RESOLVED, TURN_KINDS, Fighter
 from ...engine.guard import guard, timing
-from ...engine.turn import turn_ended
 from .. import common as c
 from ..readying import WHEN as _WHEN, readied_guard
 
